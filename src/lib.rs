@@ -1,1 +1,13 @@
-pub fn x(){}
+//! yioop_codec: Yioop's posting-list codec, byte for byte, in Rust.
+//!
+//! The core modules know nothing of PHP; `php` (behind the `php` feature) is
+//! the thin binding layer that makes this the `yioop` PHP extension.
+
+pub mod delta;
+pub mod modified9;
+pub mod phpnum;
+pub mod posting;
+pub mod queue_weight;
+
+#[cfg(feature = "php")]
+mod php;

@@ -1,0 +1,150 @@
+//! PHP's integer arithmetic, as Yioop's code experiences it: `int` results that
+//! overflow become `float`, and floats turn back into ints with PHP's modular
+//! cast. Nothing here knows about zvals; the binding layer maps them.
+
+/// A PHP number: the result type of `+` and `-` on ints.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+impl Num {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::Float(f) => f,
+        }
+    }
+
+    /// PHP's `(int)` conversion (also what `pack()` and bit operators use).
+    pub fn to_int(self) -> i64 {
+        match self {
+            Num::Int(i) => i,
+            Num::Float(f) => float_to_int(f),
+        }
+    }
+}
+
+/// `$a + $b`: int unless it overflows or either side is a float.
+pub fn add(a: Num, b: Num) -> Num {
+    match (a, b) {
+        (Num::Int(x), Num::Int(y)) => match x.checked_add(y) {
+            Some(s) => Num::Int(s),
+            None => Num::Float(x as f64 + y as f64),
+        },
+        _ => Num::Float(a.as_f64() + b.as_f64()),
+    }
+}
+
+/// `$a - $b`, with the same overflow rule as [`add`].
+pub fn sub(a: Num, b: Num) -> Num {
+    match (a, b) {
+        (Num::Int(x), Num::Int(y)) => match x.checked_sub(y) {
+            Some(d) => Num::Int(d),
+            None => Num::Float(x as f64 - y as f64),
+        },
+        _ => Num::Float(a.as_f64() - b.as_f64()),
+    }
+}
+
+/// PHP 8's float-to-int conversion on 64-bit builds: NaN and infinities give
+/// 0, out-of-range values wrap modulo 2^64.
+pub fn float_to_int(d: f64) -> i64 {
+    if !d.is_finite() {
+        return 0;
+    }
+    // i64::MIN..2^63 is exactly the range a truncating cast keeps intact.
+    if d >= -9.223_372_036_854_775_808e18 && d < 9.223_372_036_854_775_808e18 {
+        return d as i64;
+    }
+    let two_64 = 18_446_744_073_709_551_616.0_f64;
+    let mut m = d % two_64;
+    if m < 0.0 {
+        m += two_64;
+    }
+    // m is now in [0, 2^64): reinterpret as two's complement.
+    (m as u64) as i64
+}
+
+/// PHP's `hexdec()` on a string of hex digits: exact while it fits an int,
+/// then continued in floating point exactly as PHP does.
+pub fn hexdec(digits: impl IntoIterator<Item = u8>) -> Num {
+    const CUTOFF: i64 = i64::MAX / 16;
+    const CUTLIM: i64 = i64::MAX % 16;
+    let mut num: i64 = 0;
+    let mut fnum: Option<f64> = None;
+    for c in digits {
+        let d = match (c as char).to_digit(16) {
+            Some(d) => d as i64,
+            None => continue, // hexdec ignores non-hex characters
+        };
+        match fnum.as_mut() {
+            Some(f) => *f = *f * 16.0 + d as f64,
+            None if num < CUTOFF || (num == CUTOFF && d <= CUTLIM) => num = num * 16 + d,
+            None => fnum = Some(num as f64 * 16.0 + d as f64),
+        }
+    }
+    fnum.map_or(Num::Int(num), Num::Float)
+}
+
+/// Yioop's `unpackInt($str)`: `(int)hexdec(bin2hex($str))`.
+pub fn unpack_int(bytes: &[u8]) -> i64 {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digits = bytes
+        .iter()
+        .flat_map(|b| [HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+    hexdec(digits).to_int()
+}
+
+/// PHP's `chr()`, which keeps the low byte of any int.
+pub fn chr(n: i64) -> u8 {
+    (n & 0xFF) as u8
+}
+
+/// PHP's `<<` on ints: wraps, and shifting by 64 or more gives 0.
+pub fn shl(a: i64, bits: i64) -> i64 {
+    if bits >= 64 {
+        0
+    } else {
+        ((a as u64) << bits) as i64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_overflows_into_float() {
+        assert_eq!(add(Num::Int(i64::MAX), Num::Int(1)), Num::Float(9.223372036854775808e18));
+        assert_eq!(add(Num::Int(2), Num::Int(3)), Num::Int(5));
+        assert_eq!(sub(Num::Int(i64::MIN), Num::Int(1)), Num::Float(-9.223372036854775808e18));
+    }
+
+    #[test]
+    fn float_to_int_wraps_like_php() {
+        // Values observed from PHP 8.2's (int) cast.
+        assert_eq!(float_to_int(1.8446744073709552e19), 0);
+        assert_eq!(float_to_int(9.3e18), -9146744073709551616);
+        assert_eq!(float_to_int(1e19), -8446744073709551616);
+        assert_eq!(float_to_int(f64::NAN), 0);
+        assert_eq!(float_to_int(-2.5), -2);
+    }
+
+    #[test]
+    fn unpack_int_matches_hexdec_cast() {
+        assert_eq!(unpack_int(b""), 0);
+        assert_eq!(unpack_int(&[0x03, 0xb5, 0xc1, 0x05]), 62243077);
+        // High bit set: hexdec goes through a float, losing the low bits.
+        let bytes = [0x9e, 0x68, 0x92, 0x84, 0x0a, 0x91, 0x31, 0xe6];
+        assert_eq!(unpack_int(&bytes), -7032209722328403968);
+    }
+
+    #[test]
+    fn shl_wraps_and_saturates_to_zero() {
+        assert_eq!(shl(1, 63), i64::MIN);
+        assert_eq!(shl(1, 64), 0);
+        assert_eq!(shl(-1, 8), -256);
+    }
+}

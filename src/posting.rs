@@ -1,0 +1,277 @@
+//! Postings: a doc index plus a position list, Modified9-coded. Yioop's
+//! `packPosting`, `unpackPosting` and `addDocIndexPostings`, for both of the
+//! on-disk formats.
+//!
+//! A doc index from 32768 to 262143 is folded into the first delta when that
+//! delta is below 1024: `delta + ((2^18 + doc_index) << 9)`, which sets bit 27
+//! of the element. Otherwise `doc_index + 1` is stored in front of the deltas.
+
+use crate::delta;
+use crate::modified9::{self, EncodeError};
+use crate::phpnum::{self, Num};
+
+const FOLD_FLAG: i64 = 2 << 26;
+const FOLD_BASE: i64 = 2 << 17;
+const FOLD_MIN_DOC: i64 = 2 << 14;
+const FOLD_MAX_DELTA: i64 = 2 << 9;
+
+/// The posting formats of Yioop's release lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Yioop 3.x: the first delta is stored plus one.
+    Y2015,
+    /// The 2019 and 2021 lines: the first delta is stored as is.
+    Y2019,
+}
+
+impl Format {
+    pub fn parse(name: &str) -> Option<Format> {
+        match name.trim() {
+            "2015" => Some(Format::Y2015),
+            "2019" | "2021" => Some(Format::Y2019),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Y2015 => "2015",
+            Format::Y2019 => "2019",
+        }
+    }
+}
+
+/// What `unpackPosting` returns. `doc_index` is None where Yioop returns null
+/// (a damaged posting that decodes to nothing).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Posting {
+    pub doc_index: Option<i64>,
+    pub positions: Vec<i64>,
+}
+
+/// `packPosting` on the delta list already formed (`deltaList($positions)`
+/// or the positions themselves). `lead` is the element Yioop treats as
+/// `$delta_list[0]`: the one under key 0, None if there is no such key.
+pub fn pack_deltas(
+    format: Format,
+    doc_index: i64,
+    mut deltas: Vec<i64>,
+    lead: Option<usize>,
+) -> Result<Vec<u8>, EncodeError> {
+    let never_ends = EncodeError::NeverTerminates { index: 0 };
+    if let (Format::Y2015, Some(i)) = (format, lead) {
+        deltas[i] = deltas[i].checked_add(1).ok_or(never_ends)?;
+    }
+    match lead {
+        Some(i) if can_fold(doc_index, deltas[i]) => deltas[i] += fold(doc_index),
+        _ => deltas.insert(0, doc_index.checked_add(1).ok_or(never_ends)?),
+    }
+    let mut out = Vec::with_capacity(deltas.len() + 4);
+    modified9::encode(&deltas, &mut out)?;
+    Ok(out)
+}
+
+/// `packPosting` for a position list, the common case.
+pub fn pack_posting(
+    format: Format,
+    doc_index: i64,
+    positions: &[i64],
+    delta: bool,
+) -> Result<Vec<u8>, EncodeError> {
+    let deltas = if delta {
+        // An overflowing difference is a float of magnitude >= 2^62 or a
+        // negative one; the encoder treats the former as never ending.
+        delta::delta_list(positions).ok_or(EncodeError::NeverTerminates { index: 0 })?
+    } else {
+        positions.to_vec()
+    };
+    let lead = (!deltas.is_empty()).then_some(0);
+    pack_deltas(format, doc_index, deltas, lead)
+}
+
+fn can_fold(doc_index: i64, first_delta: i64) -> bool {
+    (FOLD_MIN_DOC..FOLD_BASE).contains(&doc_index) && first_delta < FOLD_MAX_DELTA
+}
+
+fn fold(doc_index: i64) -> i64 {
+    (FOLD_BASE + doc_index) << 9
+}
+
+/// `unpackPosting`: the posting at `offset` and the offset after it.
+pub fn unpack_posting(format: Format, input: &[u8], offset: i64, dedelta: bool) -> (Posting, Num) {
+    let mut decoded = Vec::new();
+    let next_offset = modified9::decode(input, offset, &mut decoded);
+    (posting_from_decoded(format, &decoded, dedelta), next_offset)
+}
+
+/// The doc index and positions from a decoded posting.
+pub fn posting_from_decoded(format: Format, decoded: &[u32], dedelta: bool) -> Posting {
+    let Some((&first, rest)) = decoded.split_first() else {
+        // array_shift of an empty list is null, and null-- stays null.
+        return Posting { doc_index: None, positions: Vec::new() };
+    };
+    let first = first as i64;
+    let mut positions = Vec::with_capacity(decoded.len());
+    let doc_index = if first & FOLD_FLAG > 0 {
+        let (doc_index, delta0) = unfold(format, first);
+        positions.push(delta0);
+        doc_index
+    } else {
+        first - 1
+    };
+    positions.extend(rest.iter().map(|&v| v as i64));
+    if let (Format::Y2015, Some(first)) = (format, positions.first_mut()) {
+        *first -= 1;
+    }
+    if dedelta {
+        // Decoded values are below 2^28: their sums cannot overflow.
+        let _ = delta::de_delta_list(&mut positions);
+    }
+    Posting { doc_index: Some(doc_index), positions }
+}
+
+/// Splits a folded first element into (doc index, first delta). The two
+/// lines disagree when the delta was 512-1023 (it overlaps the doc index's
+/// low bit): 2019 keeps 9 bits of delta, 2015 keeps 10 and drops that bit
+/// from the doc index.
+fn unfold(format: Format, folded: i64) -> (i64, i64) {
+    match format {
+        Format::Y2019 => {
+            let doc_index = (folded >> 9) - FOLD_BASE;
+            (doc_index, folded - ((FOLD_BASE + doc_index) << 9))
+        }
+        Format::Y2015 => unfold_10_bits(folded),
+    }
+}
+
+/// The 2015 way, which `addDocIndexPostings` uses on both lines.
+fn unfold_10_bits(folded: i64) -> (i64, i64) {
+    let delta0 = folded & (FOLD_MAX_DELTA - 1);
+    ((folded - delta0 - FOLD_FLAG) >> 9, delta0)
+}
+
+/// `addDocIndexPostings`: every posting in `postings` re-encoded with
+/// `add_offset` added to its doc index. Postings Yioop cannot frame are
+/// dropped, as Yioop drops them.
+pub fn add_doc_index_postings(postings: &[u8], add_offset: i64) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::with_capacity(postings.len() + postings.len() / 8);
+    let mut offset = 0i64;
+    let mut decoded = Vec::new();
+    while (offset as usize) < postings.len() {
+        let post = modified9::next_post_string(postings, offset);
+        offset = post.next_offset.to_int(); // stays small: offset < len here
+        if post.bytes.len() < 4 {
+            continue; // "" or fewer bytes than one word: unpack gives nothing
+        }
+        decoded.clear();
+        modified9::decode_words(&postings[post.bytes], &mut decoded);
+        let mut list: Vec<i64> = decoded.iter().map(|&v| v as i64).collect();
+        let doc_index = shift_doc_index(&mut list);
+        let moved = phpnum::add(doc_index, Num::Int(add_offset));
+        reattach_doc_index(moved, &mut list)?;
+        modified9::encode(&list, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// Takes the doc index off the front of a decoded posting, unfolding it.
+/// An empty posting gives PHP's null, which counts as 0 when added to.
+fn shift_doc_index(list: &mut Vec<i64>) -> Num {
+    if list.is_empty() {
+        return Num::Int(0);
+    }
+    let first = list.remove(0);
+    if first & FOLD_FLAG > 0 {
+        let (doc_index, delta0) = unfold_10_bits(first);
+        list.insert(0, delta0);
+        Num::Int(doc_index)
+    } else {
+        Num::Int(first - 1)
+    }
+}
+
+/// Puts a doc index back in front of its deltas, folding where Yioop folds.
+fn reattach_doc_index(doc_index: Num, list: &mut Vec<i64>) -> Result<(), EncodeError> {
+    if let (Num::Int(doc), Some(first)) = (doc_index, list.first_mut()) {
+        if can_fold(doc, *first) {
+            *first += fold(doc);
+            return Ok(());
+        }
+    }
+    let stored = phpnum::add(doc_index, Num::Int(1));
+    if stored.as_f64() >= modified9::ENCODE_LIMIT as f64 {
+        return Err(EncodeError::NeverTerminates { index: 0 });
+    }
+    list.insert(0, stored.to_int());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(format: Format, doc_index: i64, positions: &[i64]) -> Posting {
+        let packed = pack_posting(format, doc_index, positions, true).unwrap();
+        let (posting, next) = unpack_posting(format, &packed, 0, true);
+        assert_eq!(next, Num::Int(packed.len() as i64));
+        posting
+    }
+
+    #[test]
+    fn small_doc_index_round_trips() {
+        let p = round_trip(Format::Y2019, 17, &[3, 50, 51, 900]);
+        assert_eq!(p, Posting { doc_index: Some(17), positions: vec![3, 50, 51, 900] });
+    }
+
+    #[test]
+    fn folded_doc_index_round_trips() {
+        let p = round_trip(Format::Y2019, 40_000, &[200, 300]);
+        assert_eq!(p, Posting { doc_index: Some(40_000), positions: vec![200, 300] });
+    }
+
+    #[test]
+    fn yioop_bug_first_delta_512_to_1023_with_folded_doc_index() {
+        // Yioop packs a first delta below 1024 into 9 bits of room: the delta's
+        // bit 9 lands on the doc index's lowest bit. Unpacking then moves that
+        // bit. Reproduced on purpose, as both Yioop lines do.
+        let p2019 = round_trip(Format::Y2019, 40_000, &[700, 800]);
+        assert_eq!(p2019.doc_index, Some(40_001));
+        assert_eq!(p2019.positions, [700 - 512, 800 - 512]);
+        // 2015 reads 10 delta bits back: right for an even doc index, but an
+        // odd one takes the carry and comes back one higher.
+        assert_eq!(round_trip(Format::Y2015, 40_000, &[700, 800]).doc_index, Some(40_000));
+        let p2015 = round_trip(Format::Y2015, 40_001, &[700, 800]);
+        assert_eq!(p2015.doc_index, Some(40_002));
+        assert_eq!(p2015.positions[0], 700 - 512);
+    }
+
+    #[test]
+    fn format_2015_stores_first_delta_plus_one() {
+        let packed_2015 = pack_posting(Format::Y2015, 5, &[10, 20], true).unwrap();
+        let packed_2019 = pack_posting(Format::Y2019, 5, &[11, 21], true).unwrap();
+        assert_eq!(packed_2015, packed_2019);
+    }
+
+    #[test]
+    fn format_2015_round_trips() {
+        assert_eq!(round_trip(Format::Y2015, 5, &[10, 20]).positions, [10, 20]);
+    }
+
+    #[test]
+    fn empty_posting_gives_null_doc_index() {
+        let (p, next) = unpack_posting(Format::Y2019, &[0x3f, 0, 0, 0], 0, true);
+        assert_eq!(p, Posting { doc_index: None, positions: vec![] });
+        assert_eq!(next, Num::Int(4));
+    }
+
+    #[test]
+    fn add_doc_index_moves_every_posting() {
+        let mut postings = pack_posting(Format::Y2019, 3, &[1, 2], true).unwrap();
+        postings.extend(pack_posting(Format::Y2019, 40_000, &[5], true).unwrap());
+        let moved = add_doc_index_postings(&postings, 100).unwrap();
+        let (first, next) = unpack_posting(Format::Y2019, &moved, 0, true);
+        let (second, _) = unpack_posting(Format::Y2019, &moved, next.to_int(), true);
+        assert_eq!(first.doc_index, Some(103));
+        assert_eq!(second, Posting { doc_index: Some(40_100), positions: vec![5] });
+    }
+}
