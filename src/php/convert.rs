@@ -1,0 +1,180 @@
+//! Zvals in and out: PHP's own conversion rules for the values Yioop's code
+//! does arithmetic on, and PHP's error messages where those rules throw.
+
+use crate::phpnum::Num;
+use ext_php_rs::boxed::ZBox;
+use ext_php_rs::exception::PhpException;
+use ext_php_rs::flags::DataType;
+use ext_php_rs::types::{ZendHashTable, Zval};
+use ext_php_rs::zend::ce;
+
+pub type Fallible<T> = Result<T, PhpException>;
+
+pub fn type_error(message: String) -> PhpException {
+    PhpException::new(message, 0, ce::type_error())
+}
+
+pub fn value_error(message: String) -> PhpException {
+    PhpException::new(message, 0, ce::value_error())
+}
+
+/// The type name PHP puts in its error messages.
+pub fn type_name(value: &Zval) -> String {
+    match value.get_type() {
+        DataType::Long => "int".into(),
+        DataType::Double => "float".into(),
+        DataType::String => "string".into(),
+        DataType::Null => "null".into(),
+        DataType::True | DataType::False | DataType::Bool => "bool".into(),
+        DataType::Array => "array".into(),
+        DataType::Object(_) => value
+            .object()
+            .and_then(|o| o.get_class_name().ok())
+            .unwrap_or_else(|| "object".into()),
+        _ => "mixed".into(),
+    }
+}
+
+/// The number PHP's arithmetic takes from a value, or the TypeError that PHP 8
+/// throws for `$value <op> int` (arrays, objects, non-numeric strings).
+pub fn operand(value: &Zval, op: &str) -> Fallible<Num> {
+    let value = value.dereference();
+    match value.get_type() {
+        DataType::Long => Ok(Num::Int(value.long().unwrap_or(0))),
+        DataType::Double => Ok(Num::Float(value.double().unwrap_or(0.0))),
+        DataType::Null | DataType::False => Ok(Num::Int(0)),
+        DataType::True => Ok(Num::Int(1)),
+        DataType::String => value
+            .zend_str()
+            .and_then(|s| numeric_prefix(s.as_bytes()))
+            .ok_or_else(|| unsupported_operands(value, op)),
+        _ => Err(unsupported_operands(value, op)),
+    }
+}
+
+/// `$value <op> int` as an int, as PHP's bitwise operators and `pack()` see it.
+pub fn int_operand(value: &Zval, op: &str) -> Fallible<i64> {
+    operand(value, op).map(Num::to_int)
+}
+
+fn unsupported_operands(value: &Zval, op: &str) -> PhpException {
+    type_error(format!("Unsupported operand types: {} {op} int", type_name(value)))
+}
+
+/// The number at the start of a numeric or leading-numeric string, as PHP
+/// reads it (leading whitespace, sign, digits, fraction, exponent).
+fn numeric_prefix(s: &[u8]) -> Option<Num> {
+    let start = s.iter().position(|b| !b" \t\n\r\x0b\x0c".contains(b))?;
+    let text = &s[start..];
+    let mut end = usize::from(matches!(text.first(), Some(b'+' | b'-')));
+    let digits = |from: usize| from + text[from..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let int_end = digits(end);
+    let mut float_end = int_end;
+    if text.get(float_end) == Some(&b'.') {
+        float_end = digits(float_end + 1);
+    }
+    let mantissa_digits = float_end - end - usize::from(float_end > int_end);
+    if mantissa_digits == 0 {
+        return None;
+    }
+    if matches!(text.get(float_end), Some(b'e' | b'E')) {
+        let sign = usize::from(matches!(text.get(float_end + 1), Some(b'+' | b'-')));
+        let exp_end = digits(float_end + 1 + sign);
+        if exp_end > float_end + 1 + sign {
+            float_end = exp_end;
+        }
+    }
+    end = float_end;
+    let number = std::str::from_utf8(&text[..end]).ok()?;
+    if end == int_end {
+        if let Ok(i) = number.parse::<i64>() {
+            return Some(Num::Int(i));
+        }
+    }
+    number.parse::<f64>().ok().map(Num::Float)
+}
+
+/// A number as a zval: int or float, as PHP's arithmetic left it.
+pub fn num_zval(n: Num) -> Zval {
+    let mut z = Zval::new();
+    match n {
+        Num::Int(i) => z.set_long(i),
+        Num::Float(f) => z.set_double(f),
+    }
+    z
+}
+
+pub fn long_zval(i: i64) -> Zval {
+    let mut z = Zval::new();
+    z.set_long(i);
+    z
+}
+
+pub fn bytes_zval(bytes: &[u8]) -> Zval {
+    let mut z = Zval::new();
+    z.set_binary(bytes.to_vec());
+    z
+}
+
+/// A PHP list of ints.
+pub fn int_list<I>(values: I) -> Zval
+where
+    I: ExactSizeIterator<Item = i64>,
+{
+    let mut array = ZendHashTable::with_capacity(values.len() as u32);
+    for v in values {
+        // Pushing onto a fresh packed array cannot fail.
+        let _ = array.push(v);
+    }
+    array_zval(array)
+}
+
+pub fn array_zval(array: ZBox<ZendHashTable>) -> Zval {
+    let mut z = Zval::new();
+    z.set_hashtable(array);
+    z
+}
+
+/// The values of an array in iteration order, as ints when they all are.
+pub enum Values {
+    Ints(Vec<i64>),
+    Nums(Vec<Num>),
+}
+
+/// Reads an array's values as PHP numbers, for `$a - $b` style arithmetic.
+pub fn array_values(array: &ZendHashTable, op: &str) -> Fallible<Values> {
+    let mut ints = Vec::with_capacity(array.len());
+    let mut values = array.values();
+    for value in values.by_ref() {
+        match value.dereference().long() {
+            Some(i) if value.dereference().is_long() => ints.push(i),
+            _ => {
+                let mut nums: Vec<Num> = ints.into_iter().map(Num::Int).collect();
+                nums.push(operand(value, op)?);
+                for value in values {
+                    nums.push(operand(value, op)?);
+                }
+                return Ok(Values::Nums(nums));
+            }
+        }
+    }
+    Ok(Values::Ints(ints))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numeric_prefix_reads_like_php() {
+        assert_eq!(numeric_prefix(b"42"), Some(Num::Int(42)));
+        assert_eq!(numeric_prefix(b"  -7 "), Some(Num::Int(-7)));
+        assert_eq!(numeric_prefix(b"1.5e3"), Some(Num::Float(1500.0)));
+        assert_eq!(numeric_prefix(b"12abc"), Some(Num::Int(12)));
+        assert_eq!(numeric_prefix(b".5"), Some(Num::Float(0.5)));
+        assert_eq!(numeric_prefix(b"9223372036854775808"), Some(Num::Float(9.223372036854775808e18)));
+        assert_eq!(numeric_prefix(b"abc"), None);
+        assert_eq!(numeric_prefix(b"-"), None);
+        assert_eq!(numeric_prefix(b""), None);
+    }
+}

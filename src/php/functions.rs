@@ -1,0 +1,429 @@
+//! The PHP functions, named and shaped as in Yioop's Utility.php. Each one
+//! converts its arguments the way Yioop's code would use them, calls the
+//! core, and converts back. Where Yioop's PHP would throw on an argument
+//! (arithmetic on an array, count() of a non-array, ...) these throw the same
+//! error class.
+
+use super::convert::{
+    array_values, array_zval, bytes_zval, int_list, int_operand, long_zval, num_zval, operand,
+    type_error, type_name, value_error, Fallible, Values,
+};
+use super::settings;
+use crate::modified9::{self, EncodeError};
+use crate::phpnum::{self, Num};
+use crate::posting::{self, Posting};
+use crate::{delta, queue_weight};
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ArrayKey, PhpRef, ZendHashTable, Zval};
+
+/// Yioop's `CrawlConstants::PAGE_IMPORTANCE`, the crawl order that packs
+/// weights into queue weight info.
+const PAGE_IMPORTANCE: &[u8] = b"ad";
+
+#[php_function]
+#[php(name = "packPosting", defaults(delta = true))]
+pub fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible<Zval> {
+    let doc_index = int_operand(doc_index, "+")?;
+    let list = array_arg(position_list, "packPosting", 2, "position_list")?;
+    let (deltas, lead) = if delta {
+        let deltas = encodable(delta_values(list)?, "packPosting", 2, "position_list")?;
+        let lead = (!deltas.is_empty()).then_some(0);
+        (deltas, lead)
+    } else {
+        let values = encodable(array_nums(list, "+")?, "packPosting", 2, "position_list")?;
+        (values, lead_position(list))
+    };
+    posting::pack_deltas(settings::current().format, doc_index, deltas, lead)
+        .map(|bytes| bytes_zval(&bytes))
+        .map_err(|e| never_terminates(e, "packPosting", 2, "position_list"))
+}
+
+#[php_function]
+#[php(name = "unpackPosting", defaults(dedelta = true))]
+pub fn unpack_posting(posting: &Zval, mut offset: PhpRef, dedelta: bool) -> Fallible<Zval> {
+    let settings = settings::current();
+    let input = string_arg(posting, "unpackPosting", 1, "posting")?;
+    let post = modified9::next_post_string(input, int_operand(&offset, "+")?);
+    let mut decoded = Vec::new();
+    settings.dispatch.decode_words(&input[post.bytes], &mut decoded);
+    let mut unpacked = posting::posting_from_decoded(settings.format, &decoded, false);
+    if dedelta {
+        // Decoded values are below 2^28: their sums cannot overflow.
+        let _ = settings.dispatch.de_delta(&mut unpacked.positions);
+    }
+    set_num(&mut offset, post.next_offset);
+    Ok(posting_zval(unpacked))
+}
+
+#[php_function]
+#[php(name = "unpackListModified9")]
+pub fn unpack_list_modified9(encoded_list: &Zval) -> Fallible<Zval> {
+    let word = int_operand(encoded_list, "&")? as u32;
+    let mut out = Vec::with_capacity(24);
+    modified9::decode_word(word, &mut out);
+    Ok(int_list(out.into_iter().map(i64::from)))
+}
+
+#[php_function]
+#[php(name = "docIndexModified9")]
+pub fn doc_index_modified9(encoded_list: &Zval) -> Fallible<i64> {
+    Ok(modified9::doc_index_of_word(int_operand(encoded_list, "&")?))
+}
+
+#[php_function]
+#[php(name = "unpackInt")]
+pub fn unpack_int(str: &Zval) -> Zval {
+    match str.dereference().zend_str() {
+        Some(s) => long_zval(phpnum::unpack_int(s.as_bytes())),
+        None => {
+            let mut z = Zval::new();
+            z.set_bool(false);
+            z
+        }
+    }
+}
+
+#[php_function]
+#[php(name = "deltaList")]
+pub fn delta_list(list: &Zval) -> Fallible<Zval> {
+    let Some(list) = iterable_arg(list, "deltaList", "list")? else {
+        return Ok(int_list(std::iter::empty()));
+    };
+    Ok(match delta_values(list)? {
+        Values::Ints(deltas) => int_list(deltas.into_iter()),
+        Values::Nums(deltas) => num_list(&deltas),
+    })
+}
+
+#[php_function]
+#[php(name = "deDeltaList")]
+pub fn de_delta_list(mut delta_list: PhpRef) -> Fallible<()> {
+    let type_name = type_name(&delta_list);
+    let Some(array) = delta_list.array_mut() else {
+        return Err(type_error(format!(
+            "count(): Argument #1 ($value) must be of type Countable|array, {type_name} given"
+        )));
+    };
+    if array.has_sequential_keys() {
+        de_delta_sequential(array)
+    } else {
+        de_delta_by_key(array)
+    }
+}
+
+#[php_function]
+#[php(name = "encodeModified9")]
+pub fn encode_modified9(list: &Zval) -> Fallible<Zval> {
+    let values = match iterable_arg(list, "encodeModified9", "list")? {
+        Some(array) => encodable(array_nums(array, "+")?, "encodeModified9", 1, "list")?,
+        None => Vec::new(),
+    };
+    let mut out = Vec::with_capacity(values.len() + 4);
+    modified9::encode(&values, &mut out)
+        .map_err(|e| never_terminates(e, "encodeModified9", 1, "list"))?;
+    Ok(bytes_zval(&out))
+}
+
+#[php_function]
+#[php(name = "decodeModified9")]
+pub fn decode_modified9(input_string: &Zval, mut offset: PhpRef) -> Fallible<Zval> {
+    let input = string_arg(input_string, "decodeModified9", 1, "input_string")?;
+    let post = modified9::next_post_string(input, int_operand(&offset, "+")?);
+    let mut decoded = Vec::new();
+    settings::current().dispatch.decode_words(&input[post.bytes], &mut decoded);
+    set_num(&mut offset, post.next_offset);
+    Ok(int_list(decoded.into_iter().map(i64::from)))
+}
+
+#[php_function]
+#[php(name = "nextPostString")]
+pub fn next_post_string(input_string: PhpRef, mut offset: PhpRef) -> Fallible<Zval> {
+    let input = string_arg(&input_string, "nextPostString", 1, "input_string")?;
+    let post = modified9::next_post_string(input, int_operand(&offset, "+")?);
+    let bytes = bytes_zval(&input[post.bytes]);
+    set_num(&mut offset, post.next_offset);
+    Ok(bytes)
+}
+
+#[php_function]
+#[php(name = "addDocIndexPostings")]
+pub fn add_doc_index_postings(postings: PhpRef, add_offset: &Zval) -> Fallible<Zval> {
+    let input = string_arg(&postings, "addDocIndexPostings", 1, "postings")?;
+    let add_offset = int_operand(add_offset, "+")?;
+    posting::add_doc_index_postings(input, add_offset)
+        .map(|bytes| bytes_zval(&bytes))
+        .map_err(|e| never_terminates(e, "addDocIndexPostings", 2, "add_offset"))
+}
+
+#[php_function]
+#[php(name = "decodeQueueWeightInfo")]
+pub fn decode_queue_weight_info(weight_info: &Zval, crawl_order: &Zval) -> Fallible<Zval> {
+    let (weight, depth) = if is_page_importance(crawl_order) {
+        let (weight, depth) = queue_weight::decode(int_operand(weight_info, "&")?);
+        (long_zval(weight), long_zval(depth))
+    } else {
+        (long_zval(0), weight_info.dereference().shallow_clone())
+    };
+    Ok(pair(weight, depth))
+}
+
+#[php_function]
+#[php(name = "encodeQueueWeightInfo")]
+pub fn encode_queue_weight_info(weight: &Zval, depth: &Zval, crawl_order: &Zval) -> Fallible<Zval> {
+    if !is_page_importance(crawl_order) {
+        return Ok(depth.dereference().shallow_clone());
+    }
+    let weight = int_operand(weight, "<<")?;
+    Ok(long_zval(queue_weight::encode(weight, int_operand(depth, "-")?)))
+}
+
+#[php_function]
+#[php(name = "adjustWeightCallback")]
+pub fn adjust_weight_callback(weight_info: &Zval, adjustment: &Zval) -> Fallible<i64> {
+    Ok(queue_weight::adjust(int_operand(weight_info, "&")?, int_operand(adjustment, "&")?))
+}
+
+/// Registers a function a second time under Yioop's namespace, for the
+/// string callables Yioop builds with `C\NS_LIB . "name"`.
+macro_rules! namespaced {
+    ($rust:ident => $target:ident, $php:literal, ($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+        #[php_function]
+        #[php(name = $php)]
+        pub fn $rust($($arg: $ty),*) -> $ret {
+            $target($($arg),*)
+        }
+    };
+}
+
+namespaced!(ns_unpack_list_modified9 => unpack_list_modified9,
+    "seekquarry\\yioop\\library\\unpackListModified9", (encoded_list: &Zval) -> Fallible<Zval>);
+namespaced!(ns_doc_index_modified9 => doc_index_modified9,
+    "seekquarry\\yioop\\library\\docIndexModified9", (encoded_list: &Zval) -> Fallible<i64>);
+namespaced!(ns_unpack_int => unpack_int,
+    "seekquarry\\yioop\\library\\unpackInt", (str: &Zval) -> Zval);
+namespaced!(ns_decode_queue_weight_info => decode_queue_weight_info,
+    "seekquarry\\yioop\\library\\decodeQueueWeightInfo",
+    (weight_info: &Zval, crawl_order: &Zval) -> Fallible<Zval>);
+namespaced!(ns_encode_queue_weight_info => encode_queue_weight_info,
+    "seekquarry\\yioop\\library\\encodeQueueWeightInfo",
+    (weight: &Zval, depth: &Zval, crawl_order: &Zval) -> Fallible<Zval>);
+namespaced!(ns_adjust_weight_callback => adjust_weight_callback,
+    "seekquarry\\yioop\\library\\adjustWeightCallback",
+    (weight_info: &Zval, adjustment: &Zval) -> Fallible<i64>);
+
+pub fn register(module: ModuleBuilder) -> ModuleBuilder {
+    module
+        .function(wrap_function!(pack_posting))
+        .function(wrap_function!(unpack_posting))
+        .function(wrap_function!(unpack_list_modified9))
+        .function(wrap_function!(de_delta_list))
+        .function(wrap_function!(doc_index_modified9))
+        .function(wrap_function!(unpack_int))
+        .function(wrap_function!(delta_list))
+        .function(wrap_function!(encode_modified9))
+        .function(wrap_function!(decode_modified9))
+        .function(wrap_function!(next_post_string))
+        .function(wrap_function!(add_doc_index_postings))
+        .function(wrap_function!(decode_queue_weight_info))
+        .function(wrap_function!(encode_queue_weight_info))
+        .function(wrap_function!(adjust_weight_callback))
+        .function(wrap_function!(ns_unpack_list_modified9))
+        .function(wrap_function!(ns_doc_index_modified9))
+        .function(wrap_function!(ns_unpack_int))
+        .function(wrap_function!(ns_decode_queue_weight_info))
+        .function(wrap_function!(ns_encode_queue_weight_info))
+        .function(wrap_function!(ns_adjust_weight_callback))
+}
+
+// ---- argument helpers ----
+
+fn array_arg<'a>(value: &'a Zval, function: &str, position: u32, name: &str) -> Fallible<&'a ZendHashTable> {
+    value.dereference().array().ok_or_else(|| {
+        type_error(format!(
+            "{function}(): Argument #{position} (${name}) must be of type array, {} given",
+            type_name(value)
+        ))
+    })
+}
+
+/// What Yioop's `foreach` over an argument sees: an array's values, nothing
+/// for a scalar (PHP only warns), and objects are refused.
+fn iterable_arg<'a>(value: &'a Zval, function: &str, name: &str) -> Fallible<Option<&'a ZendHashTable>> {
+    let value = value.dereference();
+    if value.is_object() {
+        return array_arg(value, function, 1, name).map(Some);
+    }
+    Ok(value.array())
+}
+
+/// The bytes of a string argument. Yioop only indexes into it, which finds
+/// nothing in a non-string scalar, so those read as an empty string; arrays
+/// and objects are refused.
+fn string_arg<'a>(value: &'a Zval, function: &str, position: u32, name: &str) -> Fallible<&'a [u8]> {
+    let value = value.dereference();
+    if let Some(s) = value.zend_str() {
+        return Ok(s.as_bytes());
+    }
+    if value.is_array() || value.is_object() {
+        return Err(type_error(format!(
+            "{function}(): Argument #{position} (${name}) must be of type string, {} given",
+            type_name(value)
+        )));
+    }
+    Ok(b"")
+}
+
+/// The values of an array as PHP numbers.
+fn array_nums(array: &ZendHashTable, op: &str) -> Fallible<Values> {
+    array_values(array, op)
+}
+
+/// `deltaList($array)`.
+fn delta_values(array: &ZendHashTable) -> Fallible<Values> {
+    Ok(match array_values(array, "-")? {
+        Values::Ints(list) => match delta::delta_list(&list) {
+            Some(deltas) => Values::Ints(deltas),
+            None => Values::Nums(delta::delta_list_nums(&ints_as_nums(&list))),
+        },
+        Values::Nums(list) => Values::Nums(delta::delta_list_nums(&list)),
+    })
+}
+
+fn ints_as_nums(list: &[i64]) -> Vec<Num> {
+    list.iter().map(|&i| Num::Int(i)).collect()
+}
+
+/// The ints Yioop's encoder would work on. Floats from 2^62 up would make it
+/// loop forever; smaller ones are truncated as PHP's `pack()` truncates them.
+fn encodable(values: Values, function: &str, position: u32, name: &str) -> Fallible<Vec<i64>> {
+    match values {
+        Values::Ints(ints) => Ok(ints),
+        Values::Nums(nums) => nums
+            .iter()
+            .enumerate()
+            .map(|(index, &n)| match n {
+                Num::Float(f) if f >= modified9::ENCODE_LIMIT as f64 => Err(never_terminates(
+                    EncodeError::NeverTerminates { index },
+                    function,
+                    position,
+                    name,
+                )),
+                n => Ok(n.to_int()),
+            })
+            .collect(),
+    }
+}
+
+/// Where key 0 sits in iteration order: the element Yioop's
+/// `isset($delta_list[0])` and `$delta_list[0] += ...` see.
+fn lead_position(array: &ZendHashTable) -> Option<usize> {
+    array
+        .iter()
+        .position(|(key, value)| matches!(key, ArrayKey::Long(0)) && !value.dereference().is_null())
+}
+
+fn never_terminates(error: EncodeError, function: &str, position: u32, name: &str) -> PhpException {
+    let EncodeError::NeverTerminates { index } = error;
+    value_error(format!(
+        "{function}(): Argument #{position} (${name}) leads to a value of 2^62 or more \
+         (element {index}), which Yioop's encoder never finishes encoding"
+    ))
+}
+
+/// `$crawl_order == CrawlConstants::PAGE_IMPORTANCE`, PHP 8's loose equality
+/// with the non-numeric string "ad".
+fn is_page_importance(crawl_order: &Zval) -> bool {
+    let value = crawl_order.dereference();
+    match value.zend_str() {
+        Some(s) => s.as_bytes() == PAGE_IMPORTANCE,
+        None => value.is_true(),
+    }
+}
+
+// ---- result helpers ----
+
+fn set_num(target: &mut Zval, n: Num) {
+    match n {
+        Num::Int(i) => target.set_long(i),
+        Num::Float(f) => target.set_double(f),
+    }
+}
+
+fn num_list(nums: &[Num]) -> Zval {
+    let mut array = ZendHashTable::with_capacity(nums.len() as u32);
+    for &n in nums {
+        let _ = array.push(num_zval(n));
+    }
+    array_zval(array)
+}
+
+fn pair(first: Zval, second: Zval) -> Zval {
+    let mut array = ZendHashTable::with_capacity(2);
+    let _ = array.push(first);
+    let _ = array.push(second);
+    array_zval(array)
+}
+
+fn posting_zval(posting: Posting) -> Zval {
+    let doc_index = posting.doc_index.map_or_else(Zval::null, long_zval);
+    pair(doc_index, int_list(posting.positions.into_iter()))
+}
+
+// ---- deDeltaList ----
+
+/// A list keyed 0..n-1: a prefix sum, finished in floats past an overflow.
+fn de_delta_sequential(array: &mut ZendHashTable) -> Fallible<()> {
+    let from = match array_values(array, "+")? {
+        Values::Ints(mut ints) => match settings::current().dispatch.de_delta(&mut ints) {
+            Ok(()) => return write_ints(array, &ints),
+            Err(overflow_at) => {
+                let mut nums = ints_as_nums(&ints);
+                delta::de_delta_nums_from(&mut nums, overflow_at);
+                return write_nums(array, &nums);
+            }
+        },
+        Values::Nums(mut nums) => {
+            delta::de_delta_nums_from(&mut nums, 1);
+            nums
+        }
+    };
+    write_nums(array, &from)
+}
+
+fn write_ints(array: &mut ZendHashTable, values: &[i64]) -> Fallible<()> {
+    for (i, &v) in values.iter().enumerate().skip(1) {
+        if let Some(slot) = array.get_index_mut(i as i64) {
+            slot.set_long(v);
+        }
+    }
+    Ok(())
+}
+
+fn write_nums(array: &mut ZendHashTable, values: &[Num]) -> Fallible<()> {
+    for (i, &v) in values.iter().enumerate().skip(1) {
+        if let Some(slot) = array.get_index_mut(i as i64) {
+            set_num(slot, v);
+        }
+    }
+    Ok(())
+}
+
+/// Yioop's loop on any other array: `$a[$i] += $a[$i - 1]` for i from 1 to
+/// count - 1, where a missing key reads as null (PHP warns; we stay quiet)
+/// and is then created at the end.
+fn de_delta_by_key(array: &mut ZendHashTable) -> Fallible<()> {
+    let count = array.len() as i64;
+    for i in 1..count {
+        let previous = key_operand(array, i - 1)?;
+        let current = key_operand(array, i)?;
+        let sum = num_zval(phpnum::add(current, previous));
+        array
+            .insert_at_index(i, sum)
+            .map_err(|e| type_error(format!("deDeltaList(): {e}")))?;
+    }
+    Ok(())
+}
+
+fn key_operand(array: &ZendHashTable, key: i64) -> Fallible<Num> {
+    array.get_index(key).map_or(Ok(Num::Int(0)), |v| operand(v, "+"))
+}

@@ -1,0 +1,45 @@
+//! The PHP binding layer: the `yioop` module, its INI settings, its phpinfo
+//! section and the functions. Everything PHP-specific lives under here.
+
+mod convert;
+mod functions;
+mod info;
+mod settings;
+
+use ext_php_rs::error::php_error;
+use ext_php_rs::flags::ErrorType;
+use ext_php_rs::prelude::*;
+
+/// Named `yioop` so that Yioop's own `extension_loaded("yioop")` guards
+/// switch it over to the native functions.
+pub const MODULE_NAME: &str = "yioop";
+
+pub extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
+    settings::register(module_number);
+    for problem in settings::startup_problems() {
+        php_error(&ErrorType::CoreWarning, &problem);
+    }
+    0
+}
+
+extern "C" fn shutdown(_type: i32, module_number: i32) -> i32 {
+    settings::unregister(module_number);
+    0
+}
+
+extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
+    settings::refresh();
+    0
+}
+
+#[php_module]
+#[php(startup = "startup")]
+pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
+    let module = module
+        .name(MODULE_NAME)
+        .version(env!("CARGO_PKG_VERSION"))
+        .request_startup_function(request_startup)
+        .shutdown_function(shutdown)
+        .info_function(info::module_info);
+    functions::register(module)
+}

@@ -1,0 +1,106 @@
+//! The `yioop.*` INI settings: registered at startup, read once per request.
+
+use crate::dispatch::{Dispatch, Mode};
+use crate::posting::Format;
+use ext_php_rs::flags::IniEntryPermission;
+use ext_php_rs::zend::{IniEntryDef, IniEntryDefs};
+use std::cell::Cell;
+use std::ffi::{c_char, c_int, CStr};
+
+/// Set per server or per directory: a value changed mid-request could not
+/// take effect until the next request, so ini_set() is refused outright.
+const PER_DIR: IniEntryPermission = IniEntryPermission::PerDir.union(IniEntryPermission::System);
+
+pub const FORMAT: &CStr = c"yioop.format";
+pub const OPENCL: &CStr = c"yioop.opencl";
+pub const OPENCL_MIN_LENGTH: &CStr = c"yioop.opencl_min_length";
+
+static INI_ENTRIES: IniEntryDefs<4> = IniEntryDefs::new([
+    IniEntryDef::new(FORMAT, c"2019", PER_DIR),
+    IniEntryDef::new(OPENCL, c"auto", PER_DIR),
+    IniEntryDef::new(OPENCL_MIN_LENGTH, crate::dispatch::DEFAULT_MIN_LENGTH_INI, PER_DIR),
+    IniEntryDef::end(),
+]);
+
+unsafe extern "C" {
+    fn zend_ini_string_ex(name: *const c_char, len: usize, orig: c_int, exists: *mut bool) -> *mut c_char;
+    fn zend_unregister_ini_entries(module_number: c_int);
+}
+
+pub fn register(module_number: i32) {
+    IniEntryDef::register(INI_ENTRIES.as_slice(), module_number);
+}
+
+pub fn unregister(module_number: i32) {
+    unsafe { zend_unregister_ini_entries(module_number) };
+}
+
+/// The current value of one of our INI entries.
+pub fn ini_value(name: &CStr) -> String {
+    let mut exists = false;
+    let value = unsafe { zend_ini_string_ex(name.as_ptr(), name.count_bytes(), 0, &mut exists) };
+    if value.is_null() {
+        return String::new();
+    }
+    unsafe { CStr::from_ptr(value) }.to_string_lossy().into_owned()
+}
+
+/// What one request runs with.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    pub format: Format,
+    pub dispatch: Dispatch,
+}
+
+impl Settings {
+    /// Reads the INI values; unknown ones fall back to the defaults.
+    pub fn read() -> Settings {
+        let format = Format::parse(&ini_value(FORMAT)).unwrap_or(Format::Y2019);
+        let mode = Mode::parse(&ini_value(OPENCL)).unwrap_or(Mode::Auto);
+        let min_length = ini_value(OPENCL_MIN_LENGTH)
+            .trim()
+            .parse::<u64>()
+            .unwrap_or(crate::dispatch::DEFAULT_MIN_LENGTH);
+        Settings { format, dispatch: Dispatch::new(mode, min_length) }
+    }
+}
+
+thread_local! {
+    static CURRENT: Cell<Option<Settings>> = const { Cell::new(None) };
+}
+
+/// Called at request startup.
+pub fn refresh() {
+    CURRENT.with(|c| c.set(Some(Settings::read())));
+}
+
+/// This request's settings (read now if no request startup has run).
+pub fn current() -> Settings {
+    CURRENT.with(|c| {
+        c.get().unwrap_or_else(|| {
+            let settings = Settings::read();
+            c.set(Some(settings));
+            settings
+        })
+    })
+}
+
+/// The startup warning for a value we do not know, or None.
+pub fn startup_problems() -> Vec<String> {
+    let mut problems = Vec::new();
+    let format = ini_value(FORMAT);
+    if Format::parse(&format).is_none() {
+        problems.push(format!(
+            "yioop.format: unknown value '{format}', using 2019 (known: 2015, 2019)"
+        ));
+    }
+    let mode = ini_value(OPENCL);
+    if Mode::parse(&mode).is_none() {
+        problems.push(format!("yioop.opencl: unknown value '{mode}', using auto (known: auto, on, off)"));
+    }
+    let min_length = ini_value(OPENCL_MIN_LENGTH);
+    if min_length.trim().parse::<u64>().is_err() {
+        problems.push(format!("yioop.opencl_min_length: '{min_length}' is not a count, using the default"));
+    }
+    problems
+}
