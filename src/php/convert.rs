@@ -1,6 +1,7 @@
 //! Zvals in and out: PHP's own conversion rules for the values Yioop's code
 //! does arithmetic on, and PHP's error messages where those rules throw.
 
+use super::packed;
 use crate::phpnum::Num;
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::exception::PhpException;
@@ -9,6 +10,9 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 use ext_php_rs::zend::ce;
 
 pub type Fallible<T> = Result<T, PhpException>;
+
+/// php-src's IS_LONG type tag.
+pub const IS_LONG: u32 = 4;
 
 pub fn type_error(message: String) -> PhpException {
     PhpException::new(message, 0, ce::type_error())
@@ -104,9 +108,13 @@ pub fn num_zval(n: Num) -> Zval {
     z
 }
 
+/// An int zval, built directly: `set_long` would first inspect the old
+/// value, which a fresh zval does not have, and that dominated list building.
+#[inline]
 pub fn long_zval(i: i64) -> Zval {
     let mut z = Zval::new();
-    z.set_long(i);
+    z.value.lval = i;
+    z.u1.type_info = IS_LONG;
     z
 }
 
@@ -121,12 +129,14 @@ pub fn int_list<I>(values: I) -> Zval
 where
     I: ExactSizeIterator<Item = i64>,
 {
-    let mut array = ZendHashTable::with_capacity(values.len() as u32);
-    for v in values {
-        // Pushing onto a fresh packed array cannot fail.
-        let _ = array.push(v);
-    }
-    array_zval(array)
+    let mut values = values;
+    let list = packed::list_of(values.len(), |_| long_zval(values.next().unwrap_or(0)));
+    array_zval(list)
+}
+
+/// A PHP list of numbers (ints, or floats where arithmetic overflowed).
+pub fn num_list(nums: &[Num]) -> Zval {
+    array_zval(packed::list_of(nums.len(), |i| num_zval(nums[i])))
 }
 
 pub fn array_zval(array: ZBox<ZendHashTable>) -> Zval {
@@ -143,22 +153,17 @@ pub enum Values {
 
 /// Reads an array's values as PHP numbers, for `$a - $b` style arithmetic.
 pub fn array_values(array: &ZendHashTable, op: &str) -> Fallible<Values> {
-    let mut ints = Vec::with_capacity(array.len());
-    let mut values = array.values();
-    for value in values.by_ref() {
-        match value.dereference().long() {
-            Some(i) if value.dereference().is_long() => ints.push(i),
-            _ => {
-                let mut nums: Vec<Num> = ints.into_iter().map(Num::Int).collect();
-                nums.push(operand(value, op)?);
-                for value in values {
-                    nums.push(operand(value, op)?);
-                }
-                return Ok(Values::Nums(nums));
-            }
+    if let Some(slots) = packed::slots(array) {
+        if let Some(ints) = slots.iter().map(packed::long_of).collect::<Option<Vec<i64>>>() {
+            return Ok(Values::Ints(ints));
         }
+        return slots.iter().map(|v| operand(v, op)).collect::<Fallible<_>>().map(Values::Nums);
     }
-    Ok(Values::Ints(ints))
+    let values: Vec<&Zval> = array.values().collect();
+    match values.iter().map(|v| packed::long_of(v.dereference())).collect() {
+        Some(ints) => Ok(Values::Ints(ints)),
+        None => values.iter().map(|v| operand(v, op)).collect::<Fallible<_>>().map(Values::Nums),
+    }
 }
 
 #[cfg(test)]

@@ -5,13 +5,14 @@
 //! error class.
 
 use super::convert::{
-    array_values, array_zval, bytes_zval, int_list, int_operand, long_zval, num_zval, operand,
+    array_values, array_zval, bytes_zval, int_list, int_operand, long_zval, num_list, num_zval, operand,
     type_error, type_name, value_error, Fallible, Values,
 };
-use super::settings;
+use super::{packed, settings};
 use crate::modified9::{self, EncodeError};
 use crate::phpnum::{self, Num};
 use crate::posting::{self, Posting};
+use crate::posting_list;
 use crate::{delta, queue_weight};
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ArrayKey, PhpRef, ZendHashTable, Zval};
@@ -104,11 +105,7 @@ pub fn de_delta_list(mut delta_list: PhpRef) -> Fallible<()> {
             "count(): Argument #1 ($value) must be of type Countable|array, {type_name} given"
         )));
     };
-    if array.has_sequential_keys() {
-        de_delta_sequential(array)
-    } else {
-        de_delta_by_key(array)
-    }
+    de_delta_sequential(array)
 }
 
 #[php_function]
@@ -183,6 +180,39 @@ pub fn adjust_weight_callback(weight_info: &Zval, adjustment: &Zval) -> Fallible
     Ok(queue_weight::adjust(int_operand(weight_info, "&")?, int_operand(adjustment, "&")?))
 }
 
+/// Not in Yioop: `unpackPosting` in a loop, in one call. Decodes postings
+/// from `$offset` until the string ends or `$max_count` (if not negative)
+/// postings are read, and returns them as `[doc_index, positions]` pairs.
+#[php_function]
+#[php(name = "unpackPostings", defaults(max_count = -1, dedelta = true))]
+pub fn unpack_postings(postings: &Zval, mut offset: PhpRef, max_count: i64, dedelta: bool) -> Fallible<Zval> {
+    let settings = settings::current();
+    let input = string_arg(postings, "unpackPostings", 1, "postings")?;
+    let start = operand(&offset, "+")?;
+    let max_count = usize::try_from(max_count).ok();
+    let (list, next) =
+        posting_list::unpack_postings(settings.format, &settings.dispatch, input, start, max_count, dedelta);
+    let mut array = ZendHashTable::with_capacity(list.len() as u32);
+    for posting in list {
+        let _ = array.push(posting_zval(posting));
+    }
+    set_num(&mut offset, next);
+    Ok(array_zval(array))
+}
+
+/// Benchmark floor, not in Yioop: does the framing `unpackPosting` does but
+/// no decoding, and returns a posting-shaped array of six positions (the
+/// benchmark data's mean), to show what any native `unpackPosting` costs.
+#[php_function]
+#[php(name = "yioop_codec\\floorPosting", defaults(dedelta = true))]
+pub fn floor_posting(posting: &Zval, mut offset: PhpRef, dedelta: bool) -> Fallible<Zval> {
+    let input = string_arg(posting, "yioop_codec\\floorPosting", 1, "posting")?;
+    let post = modified9::next_post_string(input, int_operand(&offset, "+")?);
+    set_num(&mut offset, post.next_offset);
+    let positions = [1, 2, 3, 4, 5, i64::from(dedelta)];
+    Ok(pair(long_zval(0), int_list(positions.into_iter())))
+}
+
 /// Registers a function a second time under Yioop's namespace, for the
 /// string callables Yioop builds with `C\NS_LIB . "name"`.
 macro_rules! namespaced {
@@ -227,6 +257,8 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
         .function(wrap_function!(decode_queue_weight_info))
         .function(wrap_function!(encode_queue_weight_info))
         .function(wrap_function!(adjust_weight_callback))
+        .function(wrap_function!(unpack_postings))
+        .function(wrap_function!(floor_posting))
         .function(wrap_function!(ns_unpack_list_modified9))
         .function(wrap_function!(ns_doc_index_modified9))
         .function(wrap_function!(ns_unpack_int))
@@ -349,19 +381,9 @@ fn set_num(target: &mut Zval, n: Num) {
     }
 }
 
-fn num_list(nums: &[Num]) -> Zval {
-    let mut array = ZendHashTable::with_capacity(nums.len() as u32);
-    for &n in nums {
-        let _ = array.push(num_zval(n));
-    }
-    array_zval(array)
-}
-
 fn pair(first: Zval, second: Zval) -> Zval {
-    let mut array = ZendHashTable::with_capacity(2);
-    let _ = array.push(first);
-    let _ = array.push(second);
-    array_zval(array)
+    let mut items = [Some(first), Some(second)];
+    array_zval(packed::list_of(2, |i| items[i].take().unwrap_or_default()))
 }
 
 fn posting_zval(posting: Posting) -> Zval {
@@ -371,41 +393,43 @@ fn posting_zval(posting: Posting) -> Zval {
 
 // ---- deDeltaList ----
 
-/// A list keyed 0..n-1: a prefix sum, finished in floats past an overflow.
+/// A list keyed 0..n-1: a prefix sum in place, finished in PHP numbers
+/// from the first element that is not an int or whose sum overflows.
 fn de_delta_sequential(array: &mut ZendHashTable) -> Fallible<()> {
-    let from = match array_values(array, "+")? {
-        Values::Ints(mut ints) => match settings::current().dispatch.de_delta(&mut ints) {
-            Ok(()) => return write_ints(array, &ints),
-            Err(overflow_at) => {
-                let mut nums = ints_as_nums(&ints);
-                delta::de_delta_nums_from(&mut nums, overflow_at);
-                return write_nums(array, &nums);
-            }
-        },
-        Values::Nums(mut nums) => {
-            delta::de_delta_nums_from(&mut nums, 1);
-            nums
-        }
+    let dispatch = settings::current().dispatch;
+    let Some(slots) = packed::slots_mut(array) else {
+        return de_delta_by_key(array);
     };
-    write_nums(array, &from)
-}
-
-fn write_ints(array: &mut ZendHashTable, values: &[i64]) -> Fallible<()> {
-    for (i, &v) in values.iter().enumerate().skip(1) {
-        if let Some(slot) = array.get_index_mut(i as i64) {
-            slot.set_long(v);
+    if dispatch.wants_device(slots.len()) {
+        if let Some(mut ints) = slots.iter().map(packed::long_of).collect::<Option<Vec<i64>>>() {
+            if dispatch.de_delta(&mut ints).is_ok() {
+                slots.iter_mut().zip(ints).for_each(|(slot, v)| packed::set_long_in_place(slot, v));
+                return Ok(());
+            }
         }
+    }
+    let resume_at = de_delta_ints_in_place(slots);
+    for i in resume_at..slots.len() {
+        let sum = phpnum::add(operand(&slots[i], "+")?, operand(&slots[i - 1], "+")?);
+        slots[i] = num_zval(sum);
     }
     Ok(())
 }
 
-fn write_nums(array: &mut ZendHashTable, values: &[Num]) -> Fallible<()> {
-    for (i, &v) in values.iter().enumerate().skip(1) {
-        if let Some(slot) = array.get_index_mut(i as i64) {
-            set_num(slot, v);
+/// The int-only prefix sum, in place; returns where it had to stop (the
+/// length if it did not).
+fn de_delta_ints_in_place(slots: &mut [Zval]) -> usize {
+    let Some(mut sum) = slots.first().and_then(packed::long_of) else { return 1 };
+    for i in 1..slots.len() {
+        match packed::long_of(&slots[i]).and_then(|v| v.checked_add(sum)) {
+            Some(next) => {
+                sum = next;
+                packed::set_long_in_place(&mut slots[i], next);
+            }
+            None => return i,
         }
     }
-    Ok(())
+    slots.len()
 }
 
 /// Yioop's loop on any other array: `$a[$i] += $a[$i - 1]` for i from 1 to

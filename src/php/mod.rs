@@ -4,6 +4,7 @@
 mod convert;
 mod functions;
 mod info;
+mod packed;
 mod settings;
 
 use ext_php_rs::error::php_error;

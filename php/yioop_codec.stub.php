@@ -1,0 +1,131 @@
+<?php
+/**
+ * Stubs for the yioop extension (yioop_codec.so): Yioop's posting-list codec,
+ * native and byte-identical to src/library/Utility.php. For IDEs and static
+ * analysers; never include this file at run time.
+ *
+ * Every function reproduces Yioop's own results, damaged input included. The
+ * types below are what Yioop passes; other scalars are converted as Yioop's
+ * PHP would convert them, and arrays or objects where Yioop's PHP would throw
+ * get the same TypeError.
+ *
+ * INI settings (per directory or system-wide):
+ * - yioop.format: "2019" (default; the 2019 and 2021 lines) or "2015"
+ *   (Yioop 3.x, which stores a position list's first delta plus one).
+ * - yioop.opencl: "auto" (default), "on" or "off".
+ * - yioop.opencl_min_length: the list length from which "auto" uses OpenCL.
+ */
+
+namespace {
+    /**
+     * Packs a doc index and a position list into a Modified9 posting.
+     *
+     * @param int $doc_index index of the document in its shard
+     * @param int[] $position_list positions of the term in the document
+     * @param bool $delta store the positions as differences
+     * @return string the encoded posting
+     * @throws ValueError if a value reaches 2^62, where Yioop's encoder never returns
+     */
+    function packPosting(int $doc_index, array $position_list, bool $delta = true): string {}
+
+    /**
+     * Decodes the posting at $offset.
+     *
+     * @param string $posting a string of postings
+     * @param int $offset where the posting starts; left after it (it may
+     *     become a float if it overflows, as in PHP)
+     * @param bool $dedelta undo the delta coding of the positions
+     * @return array{0: int|null, 1: int[]} [doc index, positions]; the doc
+     *     index is null when the posting decodes to nothing
+     */
+    function unpackPosting(string $posting, int &$offset, bool $dedelta = true): array {}
+
+    /**
+     * Decodes one Modified9 word (only its low 32 bits matter).
+     *
+     * @return int[]
+     */
+    function unpackListModified9(int $encoded_list): array {}
+
+    /**
+     * Undoes a delta list in place: each element becomes the sum of it and
+     * all before it. Sums past PHP_INT_MAX become floats, as in PHP.
+     *
+     * @param array<int, int|float> $delta_list
+     */
+    function deDeltaList(array &$delta_list): void {}
+
+    /** The doc index held in the first element of a Modified9 word. */
+    function docIndexModified9(int $encoded_list): int {}
+
+    /**
+     * The big-endian integer in a binary string, as (int)hexdec(bin2hex($str)).
+     *
+     * @return int|false false if $str is not a string
+     */
+    function unpackInt(mixed $str): int|false {}
+
+    /**
+     * The differences of adjacent elements: (a1, a2 - a1, a3 - a2, ...).
+     *
+     * @param int[] $list
+     * @return array<int, int|float>
+     */
+    function deltaList(array $list): array {}
+
+    /**
+     * Encodes positive integers below 2^28 as Modified9 words.
+     *
+     * @param int[] $list
+     * @throws ValueError if a value reaches 2^62, where Yioop's encoder never returns
+     */
+    function encodeModified9(array $list): string {}
+
+    /**
+     * Decodes the Modified9 sequence at $offset and moves $offset past it.
+     *
+     * @return int[]
+     */
+    function decodeModified9(string $input_string, int &$offset): array {}
+
+    /**
+     * The undecoded posting at $offset; $offset is moved past it. A posting
+     * that does not start a sequence is skipped: "" and $offset + 4.
+     */
+    function nextPostString(string &$input_string, int &$offset): string {}
+
+    /**
+     * Re-encodes every posting with $add_offset added to its doc index.
+     *
+     * @param string $postings not modified, despite the reference
+     */
+    function addDocIndexPostings(string &$postings, int $add_offset): string {}
+
+    /**
+     * Splits crawl-queue weight info into [weight, depth] when $crawl_order is
+     * page importance ("ad"); otherwise [0, $weight_info].
+     */
+    function decodeQueueWeightInfo(mixed $weight_info, mixed $crawl_order): array {}
+
+    /**
+     * Packs weight (high 24 bits) and depth (low 8 bits) when $crawl_order is
+     * page importance ("ad"); otherwise returns $depth.
+     */
+    function encodeQueueWeightInfo(mixed $weight, mixed $depth, mixed $crawl_order): mixed {}
+
+    /** Adds two weight infos' weights and keeps the smaller depth. */
+    function adjustWeightCallback(int $weight_info, int $adjustment): int {}
+}
+
+namespace seekquarry\yioop\library {
+    /**
+     * The functions Yioop leaves undefined when this extension is loaded are
+     * also registered here, for Yioop's C\NS_LIB . "name" string callables.
+     */
+    function unpackListModified9(int $encoded_list): array {}
+    function docIndexModified9(int $encoded_list): int {}
+    function unpackInt(mixed $str): int|false {}
+    function decodeQueueWeightInfo(mixed $weight_info, mixed $crawl_order): array {}
+    function encodeQueueWeightInfo(mixed $weight, mixed $depth, mixed $crawl_order): mixed {}
+    function adjustWeightCallback(int $weight_info, int $adjustment): int {}
+}

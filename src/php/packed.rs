@@ -1,0 +1,77 @@
+//! Packed PHP arrays (lists) read and written in place, as php-src's
+//! ZEND_HASH_FILL_PACKED and ZEND_HASH_PACKED_FOREACH do. Going through
+//! zend_hash_next_index_insert per element costs more than decoding does.
+
+use super::convert::IS_LONG;
+use ext_php_rs::boxed::ZBox;
+use ext_php_rs::ffi::{_zend_new_array, HashTable};
+use ext_php_rs::types::{ZendHashTable, Zval};
+use std::ptr;
+
+/// php-src's HASH_FLAG_PACKED (Zend/zend_hash.h, PHP 8.x).
+const HASH_FLAG_PACKED: u32 = 1 << 2;
+
+unsafe extern "C" {
+    fn zend_hash_real_init_packed(ht: *mut HashTable);
+}
+
+/// A new list of `len` elements, `value(i)` for each index. A zero-length
+/// list is the ordinary empty array.
+pub fn list_of(len: usize, mut value: impl FnMut(usize) -> Zval) -> ZBox<ZendHashTable> {
+    if len == 0 {
+        return ZendHashTable::new();
+    }
+    let len32 = u32::try_from(len).expect("PHP arrays hold fewer than 2^32 elements");
+    unsafe {
+        let ht = _zend_new_array(len32);
+        zend_hash_real_init_packed(ht);
+        let slots = (*ht).__bindgen_anon_1.arPacked;
+        for i in 0..len {
+            // The slots are fresh memory: write, never assign (no old value to drop).
+            ptr::write(slots.add(i).cast::<Zval>(), value(i));
+        }
+        (*ht).nNumUsed = len32;
+        (*ht).nNumOfElements = len32;
+        (*ht).nNextFreeElement = i64::from(len32);
+        ZBox::from_raw(ht.cast::<ZendHashTable>())
+    }
+}
+
+/// The elements of a list keyed 0..n-1 without holes, in order, or None for
+/// any other array (hash arrays, lists with holes).
+pub fn slots(array: &ZendHashTable) -> Option<&[Zval]> {
+    let ht: *const HashTable = ptr::from_ref(array).cast();
+    unsafe {
+        let packed = (*ht).u.flags & HASH_FLAG_PACKED != 0;
+        if !packed || (*ht).nNumUsed != (*ht).nNumOfElements {
+            return None;
+        }
+        let len = (*ht).nNumUsed as usize;
+        if len == 0 {
+            return Some(&[]);
+        }
+        Some(std::slice::from_raw_parts((*ht).__bindgen_anon_1.arPacked.cast::<Zval>(), len))
+    }
+}
+
+/// [`slots`], writable. The array must already be separated (not shared).
+pub fn slots_mut(array: &mut ZendHashTable) -> Option<&mut [Zval]> {
+    let len = slots(array)?.len();
+    if len == 0 {
+        return Some(&mut []);
+    }
+    let ht: *mut HashTable = ptr::from_mut(array).cast();
+    unsafe { Some(std::slice::from_raw_parts_mut((*ht).__bindgen_anon_1.arPacked.cast::<Zval>(), len)) }
+}
+
+/// An int slot's value: one tag compare, no conversion.
+#[inline]
+pub fn long_of(slot: &Zval) -> Option<i64> {
+    unsafe { (slot.u1.type_info & 0xff == IS_LONG).then(|| slot.value.lval) }
+}
+
+/// Overwrites an int slot's value in place (the slot must hold an int).
+#[inline]
+pub fn set_long_in_place(slot: &mut Zval, value: i64) {
+    slot.value.lval = value;
+}

@@ -1,0 +1,78 @@
+//! A posting list: consecutive postings in one string, decoded in one call.
+//! The result is exactly that of calling `unpackPosting` in a loop while the
+//! offset is inside the string, damaged postings included.
+
+use crate::dispatch::Dispatch;
+use crate::modified9;
+use crate::phpnum::Num;
+use crate::posting::{posting_from_decoded, Format, Posting};
+
+/// Decodes postings from `offset` until the string ends or `max_count`
+/// postings (None: no limit) have been read. Returns them and the offset
+/// where the next call would start.
+pub fn unpack_postings(
+    format: Format,
+    dispatch: &Dispatch,
+    input: &[u8],
+    mut offset: Num,
+    max_count: Option<usize>,
+    dedelta: bool,
+) -> (Vec<Posting>, Num) {
+    let mut postings = Vec::new();
+    let mut decoded = Vec::new();
+    while max_count.is_none_or(|max| postings.len() < max) {
+        let Num::Int(start) = offset else { break }; // a float offset is past any string
+        if start >= input.len() as i64 {
+            break;
+        }
+        let post = modified9::next_post_string(input, start);
+        decoded.clear();
+        dispatch.decode_words(&input[post.bytes], &mut decoded);
+        let mut posting = posting_from_decoded(format, &decoded, false);
+        if dedelta {
+            // Decoded values are below 2^28: their sums cannot overflow.
+            let _ = dispatch.de_delta(&mut posting.positions);
+        }
+        postings.push(posting);
+        offset = post.next_offset;
+    }
+    (postings, offset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dispatch::Mode;
+    use crate::posting::{pack_posting, unpack_posting};
+
+    fn scalar() -> Dispatch {
+        Dispatch::new(Mode::Off, u64::MAX)
+    }
+
+    fn loop_of_unpack_posting(input: &[u8], mut offset: i64, max: Option<usize>) -> (Vec<Posting>, Num) {
+        let mut out = Vec::new();
+        let mut next = Num::Int(offset);
+        while offset < input.len() as i64 && max.is_none_or(|m| out.len() < m) {
+            let (p, n) = unpack_posting(Format::Y2019, input, offset, true);
+            out.push(p);
+            next = n;
+            offset = n.to_int();
+        }
+        (out, next)
+    }
+
+    #[test]
+    fn batch_equals_a_loop_of_unpack_posting() {
+        let mut input = Vec::new();
+        for doc in [1, 40_000, 7] {
+            input.extend(pack_posting(Format::Y2019, doc, &[3, 9, 700], true).unwrap());
+        }
+        input.extend([0x80, 1, 2, 3, 0xff]); // a stray continuation word and a partial word
+        for start in [-9, -1, 0, 4, 8] {
+            for max in [None, Some(0), Some(2)] {
+                let batch = unpack_postings(Format::Y2019, &scalar(), &input, Num::Int(start), max, true);
+                assert_eq!(batch, loop_of_unpack_posting(&input, start, max), "start {start} max {max:?}");
+            }
+        }
+    }
+}

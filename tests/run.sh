@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Set-up, step 2 of 2: every test. Cargo tests on the core, then PHPUnit on
+# this checkout's build (not an installed copy), in every mode the extension
+# has: both posting formats, OpenCL forced on, and OpenCL unavailable.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo build --release
+cargo test --release
+
+so="$PWD/target/release/libyioop_codec.so"
+# PHP's own ini files, minus an installed yioop_codec, so that exactly this
+# build is loaded.
+scan_dir=$(mktemp -d)
+trap 'rm -rf "$scan_dir" "$no_icd"' EXIT
+no_icd=$(mktemp -d)
+for ini in /etc/php/8.2/cli/conf.d/*.ini; do
+    case "$ini" in *yioop*) ;; *) cp "$ini" "$scan_dir/" ;; esac
+done
+
+phpunit() {
+    echo "== phpunit $*"
+    PHP_INI_SCAN_DIR="$scan_dir" php -d "extension=$so" "$@" /usr/bin/phpunit
+}
+
+phpunit -d yioop.format=2019
+phpunit -d yioop.format=2015
+phpunit -d yioop.opencl=on -d yioop.opencl_min_length=0
+OCL_ICD_VENDORS="$no_icd" phpunit -d yioop.opencl=auto
