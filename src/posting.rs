@@ -106,29 +106,71 @@ pub fn unpack_posting(format: Format, input: &[u8], offset: i64, dedelta: bool) 
 
 /// The doc index and positions from a decoded posting.
 pub fn posting_from_decoded(format: Format, decoded: &[u32], dedelta: bool) -> Posting {
+    let (doc_index, positions) = split_posting(format, decoded, dedelta);
+    Posting { doc_index, positions: positions.collect() }
+}
+
+/// A decoded posting split into its doc index (None where Yioop has null:
+/// nothing decoded) and its positions, computed as they are read.
+pub fn split_posting(format: Format, decoded: &[u32], dedelta: bool) -> (Option<i64>, Positions<'_>) {
     let Some((&first, rest)) = decoded.split_first() else {
         // array_shift of an empty list is null, and null-- stays null.
-        return Posting { doc_index: None, positions: Vec::new() };
+        return (None, Positions { first: None, rest: [].iter(), sum: 0, dedelta });
     };
     let first = first as i64;
-    let mut positions = Vec::with_capacity(decoded.len());
-    let doc_index = if first & FOLD_FLAG > 0 {
+    let (doc_index, delta0) = if first & FOLD_FLAG > 0 {
         let (doc_index, delta0) = unfold(format, first);
-        positions.push(delta0);
-        doc_index
+        (doc_index, Some(delta0))
     } else {
-        first - 1
+        (first - 1, None)
     };
-    positions.extend(rest.iter().map(|&v| v as i64));
-    if let (Format::Y2015, Some(first)) = (format, positions.first_mut()) {
-        *first -= 1;
+    let mut positions = Positions { first: delta0, rest: rest.iter(), sum: 0, dedelta };
+    if format == Format::Y2015 {
+        positions.take_one_off_the_first();
     }
-    if dedelta {
-        // Decoded values are below 2^28: their sums cannot overflow.
-        let _ = delta::de_delta_list(&mut positions);
-    }
-    Posting { doc_index: Some(doc_index), positions }
+    (Some(doc_index), positions)
 }
+
+/// The positions of a posting: its deltas, summed when de-deltaing. Decoded
+/// values are below 2^28, so the sums cannot overflow.
+pub struct Positions<'a> {
+    first: Option<i64>,
+    rest: std::slice::Iter<'a, u32>,
+    sum: i64,
+    dedelta: bool,
+}
+
+impl Positions<'_> {
+    /// Yioop 3.x stores the first delta plus one and takes it off before
+    /// de-deltaing, so the one comes off every position.
+    fn take_one_off_the_first(&mut self) {
+        match self.first.as_mut() {
+            Some(first) => *first -= 1,
+            None if self.rest.len() > 0 => {
+                self.first = self.rest.next().map(|&v| v as i64 - 1);
+            }
+            None => {}
+        }
+    }
+}
+
+impl Iterator for Positions<'_> {
+    type Item = i64;
+
+    #[inline]
+    fn next(&mut self) -> Option<i64> {
+        let delta = self.first.take().or_else(|| self.rest.next().map(|&v| v as i64))?;
+        self.sum = if self.dedelta { self.sum + delta } else { delta };
+        Some(self.sum)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let len = self.rest.len() + usize::from(self.first.is_some());
+        (len, Some(len))
+    }
+}
+
+impl ExactSizeIterator for Positions<'_> {}
 
 /// Splits a folded first element into (doc index, first delta). The two
 /// lines disagree when the delta was 512-1023 (it overlaps the doc index's

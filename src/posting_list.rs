@@ -14,13 +14,29 @@ pub fn unpack_postings(
     format: Format,
     dispatch: &Dispatch,
     input: &[u8],
-    mut offset: Num,
+    offset: Num,
     max_count: Option<usize>,
     dedelta: bool,
 ) -> (Vec<Posting>, Num) {
     let mut postings = Vec::new();
+    let next = for_each_posting(dispatch, input, offset, max_count, |decoded| {
+        postings.push(posting_from_decoded(format, decoded, dedelta));
+    });
+    (postings, next)
+}
+
+/// The loop behind [`unpack_postings`]: hands each posting's decoded words
+/// to `each`, in one reused buffer, and returns the next offset.
+pub fn for_each_posting(
+    dispatch: &Dispatch,
+    input: &[u8],
+    mut offset: Num,
+    max_count: Option<usize>,
+    mut each: impl FnMut(&[u32]),
+) -> Num {
     let mut decoded = Vec::new();
-    while max_count.is_none_or(|max| postings.len() < max) {
+    let mut count = 0;
+    while max_count.is_none_or(|max| count < max) {
         let Num::Int(start) = offset else { break }; // a float offset is past any string
         if start >= input.len() as i64 {
             break;
@@ -28,15 +44,11 @@ pub fn unpack_postings(
         let post = modified9::next_post_string(input, start);
         decoded.clear();
         dispatch.decode_words(&input[post.bytes], &mut decoded);
-        let mut posting = posting_from_decoded(format, &decoded, false);
-        if dedelta {
-            // Decoded values are below 2^28: their sums cannot overflow.
-            let _ = dispatch.de_delta(&mut posting.positions);
-        }
-        postings.push(posting);
+        each(&decoded);
+        count += 1;
         offset = post.next_offset;
     }
-    (postings, offset)
+    offset
 }
 
 #[cfg(test)]

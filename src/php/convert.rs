@@ -13,6 +13,8 @@ pub type Fallible<T> = Result<T, PhpException>;
 
 /// php-src's IS_LONG type tag.
 pub const IS_LONG: u32 = 4;
+/// php-src's IS_ARRAY_EX: IS_ARRAY, refcounted and collectable.
+const IS_ARRAY_EX: u32 = 7 | (1 << 8) | (1 << 9);
 
 pub fn type_error(message: String) -> PhpException {
     PhpException::new(message, 0, ce::type_error())
@@ -42,6 +44,9 @@ pub fn type_name(value: &Zval) -> String {
 /// The number PHP's arithmetic takes from a value, or the TypeError that PHP 8
 /// throws for `$value <op> int` (arrays, objects, non-numeric strings).
 pub fn operand(value: &Zval, op: &str) -> Fallible<Num> {
+    if let Some(i) = packed::long_of(value) {
+        return Ok(Num::Int(i));
+    }
     let value = value.dereference();
     match value.get_type() {
         DataType::Long => Ok(Num::Int(value.long().unwrap_or(0))),
@@ -139,9 +144,16 @@ pub fn num_list(nums: &[Num]) -> Zval {
     array_zval(packed::list_of(nums.len(), |i| num_zval(nums[i])))
 }
 
+/// An array zval owning `array`, built directly like [`long_zval`].
 pub fn array_zval(array: ZBox<ZendHashTable>) -> Zval {
+    if array.is_immutable() {
+        let mut z = Zval::new();
+        z.set_hashtable(array);
+        return z;
+    }
     let mut z = Zval::new();
-    z.set_hashtable(array);
+    z.value.arr = array.into_raw();
+    z.u1.type_info = IS_ARRAY_EX;
     z
 }
 

@@ -11,7 +11,8 @@ use super::convert::{
 use super::{packed, settings};
 use crate::modified9::{self, EncodeError};
 use crate::phpnum::{self, Num};
-use crate::posting::{self, Posting};
+use crate::dispatch::Dispatch;
+use crate::posting;
 use crate::posting_list;
 use crate::{delta, queue_weight};
 use ext_php_rs::prelude::*;
@@ -45,15 +46,11 @@ pub fn unpack_posting(posting: &Zval, mut offset: PhpRef, dedelta: bool) -> Fall
     let settings = settings::current();
     let input = string_arg(posting, "unpackPosting", 1, "posting")?;
     let post = modified9::next_post_string(input, int_operand(&offset, "+")?);
-    let mut decoded = Vec::new();
-    settings.dispatch.decode_words(&input[post.bytes], &mut decoded);
-    let mut unpacked = posting::posting_from_decoded(settings.format, &decoded, false);
-    if dedelta {
-        // Decoded values are below 2^28: their sums cannot overflow.
-        let _ = settings.dispatch.de_delta(&mut unpacked.positions);
-    }
+    let result = with_decoded(&settings.dispatch, &input[post.bytes], |decoded| {
+        posting_zval(settings.format, &settings.dispatch, decoded, dedelta)
+    });
     set_num(&mut offset, post.next_offset);
-    Ok(posting_zval(unpacked))
+    Ok(result)
 }
 
 #[php_function]
@@ -190,14 +187,13 @@ pub fn unpack_postings(postings: &Zval, mut offset: PhpRef, max_count: i64, dede
     let input = string_arg(postings, "unpackPostings", 1, "postings")?;
     let start = operand(&offset, "+")?;
     let max_count = usize::try_from(max_count).ok();
-    let (list, next) =
-        posting_list::unpack_postings(settings.format, &settings.dispatch, input, start, max_count, dedelta);
-    let mut array = ZendHashTable::with_capacity(list.len() as u32);
-    for posting in list {
-        let _ = array.push(posting_zval(posting));
-    }
+    let mut list = Vec::new();
+    let next = posting_list::for_each_posting(&settings.dispatch, input, start, max_count, |decoded| {
+        list.push(posting_zval(settings.format, &settings.dispatch, decoded, dedelta));
+    });
     set_num(&mut offset, next);
-    Ok(array_zval(array))
+    let mut items = list.into_iter();
+    Ok(array_zval(packed::list_of(items.len(), |_| items.next().unwrap_or_default())))
 }
 
 /// Benchmark floor, not in Yioop: does the framing `unpackPosting` does but
@@ -382,13 +378,47 @@ fn set_num(target: &mut Zval, n: Num) {
 }
 
 fn pair(first: Zval, second: Zval) -> Zval {
-    let mut items = [Some(first), Some(second)];
-    array_zval(packed::list_of(2, |i| items[i].take().unwrap_or_default()))
+    array_zval(packed::pair_of(first, second))
 }
 
-fn posting_zval(posting: Posting) -> Zval {
-    let doc_index = posting.doc_index.map_or_else(Zval::null, long_zval);
-    pair(doc_index, int_list(posting.positions.into_iter()))
+/// `[doc_index, positions]` from a decoded posting, built straight into PHP
+/// arrays; long lists de-delta on the device when the dispatch says so.
+fn posting_zval(format: posting::Format, dispatch: &Dispatch, decoded: &[u32], dedelta: bool) -> Zval {
+    let on_device = dedelta && dispatch.wants_device(decoded.len());
+    let (doc_index, positions) = posting::split_posting(format, decoded, dedelta && !on_device);
+    let doc_index = doc_index.map_or_else(Zval::null, long_zval);
+    let positions = if on_device {
+        let mut list: Vec<i64> = positions.collect();
+        let _ = dispatch.de_delta(&mut list); // below 2^28 each: no overflow
+        int_list(list.into_iter())
+    } else {
+        int_list(positions)
+    };
+    pair(doc_index, positions)
+}
+
+/// Runs `f` on the decoded words of `bytes`, in a buffer reused across
+/// calls: a fresh allocation per posting cost as much as decoding it.
+fn with_decoded<R>(dispatch: &Dispatch, bytes: &[u8], f: impl FnOnce(&[u32]) -> R) -> R {
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUFFER.with(|buffer| match buffer.try_borrow_mut() {
+        Ok(mut decoded) => {
+            decoded.clear();
+            dispatch.decode_words(bytes, &mut decoded);
+            let result = f(&decoded);
+            if decoded.capacity() > 1 << 20 {
+                *decoded = Vec::new(); // don't keep a huge list's buffer forever
+            }
+            result
+        }
+        Err(_) => {
+            let mut decoded = Vec::new();
+            dispatch.decode_words(bytes, &mut decoded);
+            f(&decoded)
+        }
+    })
 }
 
 // ---- deDeltaList ----

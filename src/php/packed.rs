@@ -13,6 +13,15 @@ const HASH_FLAG_PACKED: u32 = 1 << 2;
 
 unsafe extern "C" {
     fn zend_hash_real_init_packed(ht: *mut HashTable);
+    fn zend_new_pair(first: *mut Zval, second: *mut Zval) -> *mut HashTable;
+}
+
+/// The list `[first, second]` in php-src's one-step constructor for pairs.
+pub fn pair_of(first: Zval, second: Zval) -> ZBox<ZendHashTable> {
+    let mut first = std::mem::ManuallyDrop::new(first);
+    let mut second = std::mem::ManuallyDrop::new(second);
+    // zend_new_pair moves both values into the array: they must not be dropped here.
+    unsafe { ZBox::from_raw(zend_new_pair(&mut *first, &mut *second).cast::<ZendHashTable>()) }
 }
 
 /// A new list of `len` elements, `value(i)` for each index. A zero-length
