@@ -4,9 +4,13 @@
 //! the thin binding layer that makes this the `yioop` PHP extension.
 
 pub mod delta;
+pub mod dispatch;
 pub mod modified9;
+#[cfg(feature = "opencl")]
+pub mod opencl;
 pub mod phpnum;
 pub mod posting;
+pub mod posting_list;
 pub mod queue_weight;
 
 #[cfg(feature = "php")]

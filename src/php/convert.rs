@@ -6,7 +6,7 @@ use crate::phpnum::Num;
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::flags::DataType;
-use ext_php_rs::types::{ZendHashTable, Zval};
+use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 use ext_php_rs::zend::ce;
 
 pub type Fallible<T> = Result<T, PhpException>;
@@ -125,7 +125,7 @@ pub fn long_zval(i: i64) -> Zval {
 
 pub fn bytes_zval(bytes: &[u8]) -> Zval {
     let mut z = Zval::new();
-    z.set_binary(bytes.to_vec());
+    z.set_zend_string(ZendStr::new(bytes, false));
     z
 }
 

@@ -87,6 +87,9 @@ pub fn delta_list(list: &Zval) -> Fallible<Zval> {
     let Some(list) = iterable_arg(list, "deltaList", "list")? else {
         return Ok(int_list(std::iter::empty()));
     };
+    if let Some(deltas) = packed::slots(list).and_then(int_deltas) {
+        return Ok(deltas);
+    }
     Ok(match delta_values(list)? {
         Values::Ints(deltas) => int_list(deltas.into_iter()),
         Values::Nums(deltas) => num_list(&deltas),
@@ -319,6 +322,22 @@ fn delta_values(array: &ZendHashTable) -> Fallible<Values> {
 
 fn ints_as_nums(list: &[i64]) -> Vec<Num> {
     list.iter().map(|&i| Num::Int(i)).collect()
+}
+
+/// `deltaList` of a list of ints straight into a PHP list, or None if an
+/// element is not an int or a difference overflows.
+fn int_deltas(slots: &[Zval]) -> Option<Zval> {
+    let mut last = 0i64;
+    for slot in slots {
+        let value = packed::long_of(slot)?;
+        value.checked_sub(last)?;
+        last = value;
+    }
+    let delta = |i: usize| {
+        let previous = if i == 0 { 0 } else { packed::long_of(&slots[i - 1]).unwrap_or(0) };
+        long_zval(packed::long_of(&slots[i]).unwrap_or(0) - previous)
+    };
+    Some(array_zval(packed::list_of(slots.len(), delta)))
 }
 
 /// The ints Yioop's encoder would work on. Floats from 2^62 up would make it

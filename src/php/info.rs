@@ -1,6 +1,7 @@
 //! The phpinfo() / `php --ri yioop` section.
 
 use super::settings;
+use crate::dispatch::{self, Dispatch, Mode};
 use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_row, info_table_start};
 
@@ -12,5 +13,36 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
     info_table_row!("Posting format (yioop.format)", current.format.name());
     info_table_row!("OpenCL mode (yioop.opencl)", current.dispatch.mode.name());
     info_table_row!("OpenCL min length (yioop.opencl_min_length)", current.dispatch.min_length.to_string());
+    opencl_rows(&current.dispatch);
     info_table_end!();
+}
+
+/// Platform, device and whether this process's context is live; or the one
+/// line that says why OpenCL is off. A context is built for this only where
+/// the settings could use it: building one takes a moment.
+fn opencl_rows(dispatch: &Dispatch) {
+    let wanted = dispatch.may_use_device();
+    let status = dispatch::opencl_status(wanted);
+    let context = if status.live { "live in this process" } else { "none" };
+    info_table_row!("OpenCL context", context);
+    if let Some(platform) = &status.platform {
+        info_table_row!("OpenCL platform", platform.as_str());
+    }
+    if let Some(device) = &status.device {
+        let kind = status.device_type.unwrap_or("unknown type");
+        info_table_row!("OpenCL device", format!("{device} ({kind})"));
+    }
+    if let Some(units) = status.compute_units {
+        info_table_row!("OpenCL compute units", units.to_string());
+    }
+    match (status.reason.as_deref(), status.live) {
+        (Some(reason), true) => info_table_row!("OpenCL last error", reason),
+        (Some(reason), false) => info_table_row!("OpenCL off because", reason),
+        (None, _) if dispatch.mode == Mode::Off => info_table_row!("OpenCL off because", "yioop.opencl = off"),
+        (None, false) if !wanted => info_table_row!(
+            "OpenCL off because",
+            "yioop.opencl = auto and no list reaches yioop.opencl_min_length (OpenCL was slower at every length measured on this build's reference machine)"
+        ),
+        _ => {}
+    }
 }

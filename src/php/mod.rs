@@ -20,7 +20,27 @@ pub extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
     for problem in settings::startup_problems() {
         php_error(&ErrorType::CoreWarning, &problem);
     }
+    // The CLI runs in the process that starts the module: build the OpenCL
+    // context now. Forking SAPIs (php-fpm, Apache prefork) start modules
+    // before fork(), and a context does not survive fork(): their workers
+    // build one on their first request instead.
+    if is_cli() {
+        prepare_opencl();
+    }
     0
+}
+
+fn is_cli() -> bool {
+    let name = unsafe { ext_php_rs::ffi::sapi_module.name };
+    !name.is_null() && unsafe { std::ffi::CStr::from_ptr(name) }.to_bytes() == b"cli"
+}
+
+/// Makes this process's OpenCL context if the settings could ever use it.
+/// A failure is remembered and shown by phpinfo; calls then run scalar.
+fn prepare_opencl() {
+    if settings::current().dispatch.may_use_device() {
+        let _ = crate::dispatch::opencl_status(true);
+    }
 }
 
 extern "C" fn shutdown(_type: i32, module_number: i32) -> i32 {
@@ -30,6 +50,9 @@ extern "C" fn shutdown(_type: i32, module_number: i32) -> i32 {
 
 extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
     settings::refresh();
+    if !is_cli() {
+        prepare_opencl(); // once per worker process: the context records its pid
+    }
     0
 }
 

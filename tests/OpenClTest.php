@@ -1,0 +1,134 @@
+<?php
+namespace YioopCodec\Tests;
+
+use PHPUnit\Framework\TestCase;
+
+/**
+ * The OpenCL path seen from PHP: phpinfo's report, and contexts across
+ * fork(). tests/run.sh runs the whole suite with yioop.opencl=on and again
+ * with no OpenCL driver (an empty OCL_ICD_VENDORS directory).
+ */
+class OpenClTest extends TestCase
+{
+    /** The yioop section of phpinfo(), as "label => value" lines. */
+    private static function info(): array
+    {
+        ob_start();
+        phpinfo(INFO_MODULES);
+        $text = ob_get_clean();
+        $section = substr($text, strpos($text, "\nyioop\n"));
+        $rows = [];
+        foreach (explode("\n", $section) as $line) {
+            if (str_contains($line, ' => ')) {
+                [$label, $value] = explode(' => ', $line, 2);
+                $rows[$label] ??= $value;
+            }
+        }
+        return $rows;
+    }
+
+    /** yioop.opencl as the extension reads it (PHP's INI parser turns "on" into "1"). */
+    private static function mode(): string
+    {
+        $value = strtolower(trim((string)ini_get('yioop.opencl')));
+        return match ($value) {
+            '1', 'on', 'true', 'yes' => 'on',
+            '0', '', 'off', 'false', 'no', 'none' => 'off',
+            default => $value,
+        };
+    }
+
+    private static function noDriver(): bool
+    {
+        $vendors = getenv('OCL_ICD_VENDORS');
+        return $vendors !== false && is_dir($vendors) && count(scandir($vendors)) === 2;
+    }
+
+    public function testPhpinfoShowsModeAndMinLength(): void
+    {
+        $info = self::info();
+        $this->assertSame(self::mode(), $info['OpenCL mode (yioop.opencl)']);
+        $this->assertSame(ini_get('yioop.opencl_min_length'), $info['OpenCL min length (yioop.opencl_min_length)']);
+        $this->assertArrayHasKey('OpenCL context', $info);
+    }
+
+    public function testWithoutADriverPhpinfoSaysWhyOpenClIsOff(): void
+    {
+        if (!self::noDriver()) {
+            $this->markTestSkipped('runs when OCL_ICD_VENDORS is an empty directory (tests/run.sh does that)');
+        }
+        $info = self::info();
+        $this->assertSame('none', $info['OpenCL context']);
+        $this->assertStringContainsString('no OpenCL platform', $info['OpenCL off because']);
+    }
+
+    public function testWithADeviceAndOpenClOnPhpinfoShowsIt(): void
+    {
+        if (self::mode() !== 'on' || self::noDriver()) {
+            $this->markTestSkipped('runs with -d yioop.opencl=on and a driver (tests/run.sh does that)');
+        }
+        $info = self::info();
+        $this->assertSame('live in this process', $info['OpenCL context'], json_encode($info));
+        $this->assertNotEmpty($info['OpenCL platform']);
+        $this->assertNotEmpty($info['OpenCL device']);
+        $this->assertGreaterThan(0, (int)$info['OpenCL compute units']);
+    }
+
+    /** A long posting: 300,000 positions, about 100,000 words. */
+    private static function longPosting(): array
+    {
+        mt_srand(11);
+        $positions = [];
+        $p = 0;
+        for ($i = 0; $i < 300000; $i++) {
+            $p += mt_rand(1, 400);
+            $positions[] = $p;
+        }
+        return [packPosting(123, $positions), $positions];
+    }
+
+    /**
+     * The parent decodes through OpenCL, forks, and both decode again. A
+     * driver's threads do not survive fork(), so a child forked after its
+     * parent set OpenCL up (on PoCL, its first kernel never finishes) must
+     * not touch the parent's context: it decodes on the scalar path, right,
+     * and its phpinfo says why. Workers of php-fpm or Apache prefork are
+     * forked before any OpenCL use and build their own on their first request.
+     */
+    public function testParentAndForkedChildBothDecodeRight(): void
+    {
+        if (!function_exists('pcntl_fork')) {
+            $this->markTestSkipped('needs the pcntl extension');
+        }
+        if (self::mode() !== 'on' || self::noDriver()) {
+            $this->markTestSkipped('runs with -d yioop.opencl=on and a driver (tests/run.sh does that)');
+        }
+        [$posting, $positions] = self::longPosting();
+        $decode = function () use ($posting) {
+            $offset = 0;
+            return unpackPosting($posting, $offset);
+        };
+        $this->assertSame([123, $positions], $decode(), 'parent, before fork');
+        $this->assertSame('live in this process', self::info()['OpenCL context']);
+        $report = tempnam(sys_get_temp_dir(), 'yioop-fork');
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            // The child: decode, report, and leave without running PHPUnit's shutdown.
+            $ok = $decode() === [123, $positions];
+            $info = self::info();
+            file_put_contents($report, json_encode(['ok' => $ok, 'context' => $info['OpenCL context'],
+                'why' => $info['OpenCL off because'] ?? '']));
+            posix_kill(posix_getpid(), SIGKILL);
+        }
+        $this->assertSame([123, $positions], $decode(), 'parent, after fork');
+        pcntl_waitpid($pid, $status);
+        $child = json_decode(file_get_contents($report), true);
+        unlink($report);
+        $this->assertTrue($child['ok'], 'the child decoded the same list');
+        $this->assertSame('none', $child['context']);
+        $this->assertStringContainsString('forked', $child['why']);
+        $info = self::info();
+        $this->assertSame('live in this process', $info['OpenCL context'], 'the parent keeps its context');
+        $this->assertArrayNotHasKey('OpenCL last error', $info);
+    }
+}
