@@ -115,6 +115,25 @@ namespace {
 
     /** Adds two weight infos' weights and keeps the smaller depth. */
     function adjustWeightCallback(int $weight_info, int $adjustment): int {}
+
+    /**
+     * Not in Yioop: unpackPosting() in a loop, in one call. Decodes postings
+     * from $offset while $offset < strlen($postings), at most $max_count of
+     * them when it is not negative. The result equals that loop's, damaged
+     * input included.
+     *
+     * @param int $offset left where the next call would start
+     * @return array<int, array{0: int|null, 1: int[]}> [doc index, positions] pairs
+     */
+    function unpackPostings(string $postings, int &$offset, int $max_count = -1, bool $dedelta = true): array {}
+}
+
+namespace yioop_codec {
+    /**
+     * Benchmark floor, not in Yioop: unpackPosting()'s framing and a
+     * posting-shaped result ([0, six ints]) without decoding.
+     */
+    function floorPosting(string $posting, int &$offset, bool $dedelta = true): array {}
 }
 
 namespace seekquarry\yioop\library {

@@ -6,14 +6,13 @@ use crate::phpnum::{self, Num};
 
 /// `deltaList` on ints; None if some difference overflows an int.
 pub fn delta_list(list: &[i64]) -> Option<Vec<i64>> {
+    let mut out = Vec::with_capacity(list.len());
     let mut last = 0i64;
-    list.iter()
-        .map(|&elt| {
-            let delta = elt.checked_sub(last);
-            last = elt;
-            delta
-        })
-        .collect()
+    for &elt in list {
+        out.push(elt.checked_sub(last)?);
+        last = elt;
+    }
+    Some(out)
 }
 
 /// `deltaList` on PHP numbers.
@@ -32,8 +31,27 @@ pub fn delta_list_nums(list: &[Num]) -> Vec<Num> {
 /// did not fit; elements before it are already summed, it and later ones
 /// untouched, so [`de_delta_nums_from`] can take over there.
 pub fn de_delta_list(list: &mut [i64]) -> Result<(), usize> {
-    for i in 1..list.len() {
-        list[i] = list[i].checked_add(list[i - 1]).ok_or(i)?;
+    let Some((first, rest)) = list.split_first_mut() else { return Ok(()) };
+    let mut sum = *first;
+    // Blocks whose sums provably fit go without overflow checks: all
+    // elements in 0..2^32 and a running sum below 2^62 leave room for far
+    // more than a block's worth.
+    const BLOCK: usize = 256;
+    let mut done = 0;
+    for block in rest.chunks_mut(BLOCK) {
+        let small = block.iter().fold(0u64, |acc, &v| acc | v as u64) < 1 << 32;
+        if small && (0..1 << 62).contains(&sum) {
+            for v in block.iter_mut() {
+                sum += *v;
+                *v = sum;
+            }
+        } else {
+            for (i, v) in block.iter_mut().enumerate() {
+                sum = v.checked_add(sum).ok_or(1 + done + i)?;
+                *v = sum;
+            }
+        }
+        done += block.len();
     }
     Ok(())
 }

@@ -6,7 +6,6 @@
 //! delta is below 1024: `delta + ((2^18 + doc_index) << 9)`, which sets bit 27
 //! of the element. Otherwise `doc_index + 1` is stored in front of the deltas.
 
-use crate::delta;
 use crate::modified9::{self, EncodeError};
 use crate::phpnum::{self, Num};
 
@@ -62,13 +61,38 @@ pub fn pack_deltas(
     if let (Format::Y2015, Some(i)) = (format, lead) {
         deltas[i] = deltas[i].checked_add(1).ok_or(never_ends)?;
     }
+    let mut out = Vec::new();
     match lead {
-        Some(i) if can_fold(doc_index, deltas[i]) => deltas[i] += fold(doc_index),
-        _ => deltas.insert(0, doc_index.checked_add(1).ok_or(never_ends)?),
+        Some(i) if can_fold(doc_index, deltas[i]) => {
+            deltas[i] += fold(doc_index);
+            modified9::encode(&deltas, &mut out)?;
+        }
+        _ => {
+            // The doc index goes in front: one copy into a list that has the
+            // room (no shifting the deltas along).
+            let head = doc_index.checked_add(1).ok_or(never_ends)?;
+            with_head(head, &deltas, |list| modified9::encode(list, &mut out))?;
+        }
     }
-    let mut out = Vec::with_capacity(deltas.len() + 4);
-    modified9::encode(&deltas, &mut out)?;
     Ok(out)
+}
+
+/// Elements up to which [`with_head`] and [`pack_posting`] work on the stack.
+const STACK_LIST: usize = 64;
+
+/// Calls `f` with `[head, rest...]`, built on the stack when short.
+fn with_head<R>(head: i64, rest: &[i64], f: impl FnOnce(&[i64]) -> R) -> R {
+    if rest.len() < STACK_LIST {
+        let mut buf = [0i64; STACK_LIST];
+        buf[0] = head;
+        buf[1..=rest.len()].copy_from_slice(rest);
+        f(&buf[..=rest.len()])
+    } else {
+        let mut list = Vec::with_capacity(rest.len() + 1);
+        list.push(head);
+        list.extend_from_slice(rest);
+        f(&list)
+    }
 }
 
 /// `packPosting` for a position list, the common case.
@@ -78,15 +102,41 @@ pub fn pack_posting(
     positions: &[i64],
     delta: bool,
 ) -> Result<Vec<u8>, EncodeError> {
-    let deltas = if delta {
+    let never_ends = EncodeError::NeverTerminates { index: 0 };
+    let n = positions.len();
+    // [doc index + 1, deltas...] built in one pass, in place of
+    // `deltaList` then `pack_deltas`; short lists stay on the stack.
+    let mut stack = [0i64; STACK_LIST];
+    let mut heap = Vec::new();
+    let list: &mut [i64] = if n < STACK_LIST {
+        &mut stack[..=n]
+    } else {
+        heap.resize(n + 1, 0);
+        &mut heap
+    };
+    if delta {
         // An overflowing difference is a float of magnitude >= 2^62 or a
         // negative one; the encoder treats the former as never ending.
-        delta::delta_list(positions).ok_or(EncodeError::NeverTerminates { index: 0 })?
+        let mut last = 0i64;
+        for (slot, &p) in list[1..].iter_mut().zip(positions) {
+            *slot = p.checked_sub(last).ok_or(never_ends)?;
+            last = p;
+        }
     } else {
-        positions.to_vec()
-    };
-    let lead = (!deltas.is_empty()).then_some(0);
-    pack_deltas(format, doc_index, deltas, lead)
+        list[1..].copy_from_slice(positions);
+    }
+    if format == Format::Y2015 && n > 0 {
+        list[1] = list[1].checked_add(1).ok_or(never_ends)?;
+    }
+    let mut out = Vec::new();
+    if n > 0 && can_fold(doc_index, list[1]) {
+        list[1] += fold(doc_index);
+        modified9::encode(&list[1..], &mut out)?;
+    } else {
+        list[0] = doc_index.checked_add(1).ok_or(never_ends)?;
+        modified9::encode(list, &mut out)?;
+    }
+    Ok(out)
 }
 
 fn can_fold(doc_index: i64, first_delta: i64) -> bool {
@@ -99,10 +149,27 @@ fn fold(doc_index: i64) -> i64 {
 
 /// `unpackPosting`: the posting at `offset` and the offset after it.
 pub fn unpack_posting(format: Format, input: &[u8], offset: i64, dedelta: bool) -> (Posting, Num) {
-    let mut decoded = Vec::new();
-    let next_offset = modified9::decode(input, offset, &mut decoded);
-    (posting_from_decoded(format, &decoded, dedelta), next_offset)
+    let post = modified9::next_post_string(input, offset);
+    let bytes = &input[post.bytes];
+    let posting = if bytes.len() <= 4 * STACK_WORDS {
+        // Decoded on the stack, then straight into the positions.
+        let mut buf = [std::mem::MaybeUninit::<u32>::uninit(); 24 * STACK_WORDS];
+        // SAFETY: room for 24 elements a word; the first `n` are written.
+        let decoded = unsafe {
+            let n = modified9::decode_words_raw(bytes, buf.as_mut_ptr() as *mut u32);
+            std::slice::from_raw_parts(buf.as_ptr() as *const u32, n)
+        };
+        posting_from_decoded(format, decoded, dedelta)
+    } else {
+        let mut decoded = Vec::new();
+        modified9::decode_words(bytes, &mut decoded);
+        posting_from_decoded(format, &decoded, dedelta)
+    };
+    (posting, post.next_offset)
 }
+
+/// Postings of up to this many words are decoded on the stack.
+const STACK_WORDS: usize = 32;
 
 /// The doc index and positions from a decoded posting.
 pub fn posting_from_decoded(format: Format, decoded: &[u32], dedelta: bool) -> Posting {
@@ -199,6 +266,7 @@ pub fn add_doc_index_postings(postings: &[u8], add_offset: i64) -> Result<Vec<u8
     let mut out = Vec::with_capacity(postings.len() + postings.len() / 8);
     let mut offset = 0i64;
     let mut decoded = Vec::new();
+    let mut list = Vec::new();
     while (offset as usize) < postings.len() {
         let post = modified9::next_post_string(postings, offset);
         offset = post.next_offset.to_int(); // stays small: offset < len here
@@ -207,45 +275,39 @@ pub fn add_doc_index_postings(postings: &[u8], add_offset: i64) -> Result<Vec<u8
         }
         decoded.clear();
         modified9::decode_words(&postings[post.bytes], &mut decoded);
-        let mut list: Vec<i64> = decoded.iter().map(|&v| v as i64).collect();
-        let doc_index = shift_doc_index(&mut list);
+        // Take the doc index off the front (an empty posting gives PHP's
+        // null, which counts as 0 when added to), unfolding it.
+        let (doc_index, lead, body) = match decoded.split_first() {
+            None => (Num::Int(0), None, &decoded[..]),
+            Some((&first, body)) => {
+                let first = first as i64;
+                if first & FOLD_FLAG > 0 {
+                    let (doc_index, delta0) = unfold_10_bits(first);
+                    (Num::Int(doc_index), Some(delta0), body)
+                } else {
+                    (Num::Int(first - 1), None, body)
+                }
+            }
+        };
         let moved = phpnum::add(doc_index, Num::Int(add_offset));
-        reattach_doc_index(moved, &mut list)?;
+        // Put it back in front, folding where Yioop folds.
+        let first_delta = lead.or(body.first().map(|&v| v as i64));
+        list.clear();
+        match (moved, first_delta) {
+            (Num::Int(doc), Some(delta)) if can_fold(doc, delta) => list.push(delta + fold(doc)),
+            _ => {
+                let stored = phpnum::add(moved, Num::Int(1));
+                if stored.as_f64() >= modified9::ENCODE_LIMIT as f64 {
+                    return Err(EncodeError::NeverTerminates { index: 0 });
+                }
+                list.push(stored.to_int());
+                list.extend(first_delta);
+            }
+        }
+        list.extend(body.iter().skip(lead.is_none() as usize).map(|&v| v as i64));
         modified9::encode(&list, &mut out)?;
     }
     Ok(out)
-}
-
-/// Takes the doc index off the front of a decoded posting, unfolding it.
-/// An empty posting gives PHP's null, which counts as 0 when added to.
-fn shift_doc_index(list: &mut Vec<i64>) -> Num {
-    if list.is_empty() {
-        return Num::Int(0);
-    }
-    let first = list.remove(0);
-    if first & FOLD_FLAG > 0 {
-        let (doc_index, delta0) = unfold_10_bits(first);
-        list.insert(0, delta0);
-        Num::Int(doc_index)
-    } else {
-        Num::Int(first - 1)
-    }
-}
-
-/// Puts a doc index back in front of its deltas, folding where Yioop folds.
-fn reattach_doc_index(doc_index: Num, list: &mut Vec<i64>) -> Result<(), EncodeError> {
-    if let (Num::Int(doc), Some(first)) = (doc_index, list.first_mut()) {
-        if can_fold(doc, *first) {
-            *first += fold(doc);
-            return Ok(());
-        }
-    }
-    let stored = phpnum::add(doc_index, Num::Int(1));
-    if stored.as_f64() >= modified9::ENCODE_LIMIT as f64 {
-        return Err(EncodeError::NeverTerminates { index: 0 });
-    }
-    list.insert(0, stored.to_int());
-    Ok(())
 }
 
 #[cfg(test)]
