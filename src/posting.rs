@@ -102,6 +102,19 @@ pub fn pack_posting(
     positions: &[i64],
     delta: bool,
 ) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::with_capacity(4 * (positions.len() / 3 + 2));
+    pack_posting_into(format, doc_index, positions, delta, &mut out)?;
+    Ok(out)
+}
+
+/// [`pack_posting`], appending to `out` (nothing is appended on an error).
+pub fn pack_posting_into(
+    format: Format,
+    doc_index: i64,
+    positions: &[i64],
+    delta: bool,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
     let never_ends = EncodeError::NeverTerminates { index: 0 };
     let n = positions.len();
     // [doc index + 1, deltas...] built in one pass, in place of
@@ -128,15 +141,13 @@ pub fn pack_posting(
     if format == Format::Y2015 && n > 0 {
         list[1] = list[1].checked_add(1).ok_or(never_ends)?;
     }
-    let mut out = Vec::new();
     if n > 0 && can_fold(doc_index, list[1]) {
         list[1] += fold(doc_index);
-        modified9::encode(&list[1..], &mut out)?;
+        modified9::encode(&list[1..], out)
     } else {
         list[0] = doc_index.checked_add(1).ok_or(never_ends)?;
-        modified9::encode(list, &mut out)?;
+        modified9::encode(list, out)
     }
-    Ok(out)
 }
 
 fn can_fold(doc_index: i64, first_delta: i64) -> bool {

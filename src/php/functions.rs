@@ -27,6 +27,21 @@ const PAGE_IMPORTANCE: &[u8] = b"ad";
 pub fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible<Zval> {
     let doc_index = int_operand(doc_index, "+")?;
     let list = array_arg(position_list, "packPosting", 2, "position_list")?;
+    let format = settings::current().format;
+    // A list of ints, Yioop's case, goes straight to the core; the general
+    // path below handles any other array and differences that overflow.
+    let packed_ints = with_scratch(|ints, bytes| {
+        let slots = packed::slots(list)?;
+        ints.extend(slots.iter().map_while(packed::long_of));
+        if ints.len() != slots.len() {
+            return None;
+        }
+        posting::pack_posting_into(format, doc_index, ints, delta, bytes).ok()?;
+        Some(bytes_zval(bytes))
+    });
+    if let Some(packed) = packed_ints {
+        return Ok(packed);
+    }
     let (deltas, lead) = if delta {
         let deltas = encodable(delta_values(list)?, "packPosting", 2, "position_list")?;
         let lead = (!deltas.is_empty()).then_some(0);
@@ -35,7 +50,7 @@ pub fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fall
         let values = encodable(array_nums(list, "+")?, "packPosting", 2, "position_list")?;
         (values, lead_position(list))
     };
-    posting::pack_deltas(settings::current().format, doc_index, deltas, lead)
+    posting::pack_deltas(format, doc_index, deltas, lead)
         .map(|bytes| bytes_zval(&bytes))
         .map_err(|e| never_terminates(e, "packPosting", 2, "position_list"))
 }
@@ -99,6 +114,10 @@ pub fn delta_list(list: &Zval) -> Fallible<Zval> {
 #[php_function]
 #[php(name = "deDeltaList")]
 pub fn de_delta_list(mut delta_list: PhpRef) -> Fallible<()> {
+    if let Some(summed) = delta_list.array().and_then(summed_copy_of_shared_list) {
+        *delta_list = summed;
+        return Ok(());
+    }
     let type_name = type_name(&delta_list);
     let Some(array) = delta_list.array_mut() else {
         return Err(type_error(format!(
@@ -416,6 +435,28 @@ fn posting_zval(format: posting::Format, dispatch: &Dispatch, decoded: &[u32], d
     pair(doc_index, positions)
 }
 
+/// Runs `f` with an empty int buffer and an empty byte buffer, reused
+/// across calls so that the per-call path allocates nothing.
+fn with_scratch<R>(f: impl FnOnce(&mut Vec<i64>, &mut Vec<u8>) -> R) -> R {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<(Vec<i64>, Vec<u8>)> =
+            const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    }
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut buffers) => {
+            let (ints, bytes) = &mut *buffers;
+            ints.clear();
+            bytes.clear();
+            let result = f(ints, bytes);
+            if ints.capacity() > 1 << 20 || bytes.capacity() > 1 << 22 {
+                *buffers = (Vec::new(), Vec::new()); // don't keep a huge list's buffers
+            }
+            result
+        }
+        Err(_) => f(&mut Vec::new(), &mut Vec::new()),
+    })
+}
+
 /// Runs `f` on the decoded words of `bytes`, in a buffer reused across
 /// calls: a fresh allocation per posting cost as much as decoding it.
 fn with_decoded<R>(dispatch: &Dispatch, bytes: &[u8], f: impl FnOnce(&[u32]) -> R) -> R {
@@ -441,6 +482,29 @@ fn with_decoded<R>(dispatch: &Dispatch, bytes: &[u8], f: impl FnOnce(&[u32]) -> 
 }
 
 // ---- deDeltaList ----
+
+/// A shared list of ints must be copied before it is written (PHP's
+/// copy-on-write); building the summed list as that copy reads and writes
+/// it once instead of twice. None if the list is not shared, not all ints,
+/// or a sum overflows: the in-place path handles those.
+fn summed_copy_of_shared_list(array: &ZendHashTable) -> Option<Zval> {
+    if !packed::is_shared(array) || settings::current().dispatch.wants_device(array.len()) {
+        return None;
+    }
+    let slots = packed::slots(array)?;
+    let (mut sum, mut exact) = (0i64, true);
+    let list = packed::list_of(slots.len(), |i| {
+        // Element 0 stays as it is; each later one becomes itself plus the sum so far.
+        let value = packed::long_of(&slots[i]);
+        let next = if i == 0 { value } else { value.and_then(|v| v.checked_add(sum)) };
+        match next {
+            Some(next) if exact => sum = next,
+            _ => exact = false,
+        }
+        long_zval(sum)
+    });
+    exact.then(|| array_zval(list))
+}
 
 /// A list keyed 0..n-1: a prefix sum in place, finished in PHP numbers
 /// from the first element that is not an int or whose sum overflows.

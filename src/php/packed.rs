@@ -73,6 +73,12 @@ pub fn slots_mut(array: &mut ZendHashTable) -> Option<&mut [Zval]> {
     unsafe { Some(std::slice::from_raw_parts_mut((*ht).__bindgen_anon_1.arPacked.cast::<Zval>(), len)) }
 }
 
+/// Whether writing to `array` would first have to copy it.
+pub fn is_shared(array: &ZendHashTable) -> bool {
+    let ht: *const HashTable = ptr::from_ref(array).cast();
+    array.is_immutable() || unsafe { (*ht).gc.refcount > 1 }
+}
+
 /// An int slot's value: one tag compare, no conversion.
 #[inline]
 pub fn long_of(slot: &Zval) -> Option<i64> {
