@@ -601,8 +601,19 @@ fn substr(len: i64, offset: i64, length: i64) -> Range<usize> {
 /// [`DecodeBackend`] this CPU has.
 #[inline]
 pub fn decode_words(bytes: &[u8], out: &mut Vec<u32>) {
-    decode_words_with(DecodeBackend::best(), bytes, out);
+    // A typical posting is one to three words: the bulk decoders' set-up
+    // (capacity planning, SIMD registers) costs more than it saves there.
+    if bytes.len() < SHORT_INPUT {
+        for chunk in bytes.chunks_exact(4) {
+            decode_word(u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]), out);
+        }
+        return;
+    }
+    decode_words_on(DecodeBackend::best(), bytes, out);
 }
+
+/// Inputs shorter than this (in bytes) decode on the scalar backend.
+const SHORT_INPUT: usize = 4 * 8;
 
 /// Yioop's `decodeModified9`: the posting at `offset`, decoded, and the
 /// offset after it.
@@ -856,6 +867,11 @@ impl DecodeBackend {
 /// [`decode_words`] on a chosen backend. Panics if the CPU lacks it.
 pub fn decode_words_with(backend: DecodeBackend, bytes: &[u8], out: &mut Vec<u32>) {
     assert!(backend.is_available(), "{backend:?} is not available on this CPU");
+    decode_words_on(backend, bytes, out);
+}
+
+/// [`decode_words_with`] for a backend known to be available.
+fn decode_words_on(backend: DecodeBackend, bytes: &[u8], out: &mut Vec<u32>) {
     let mut words = &bytes[..bytes.len() & !3];
     let count = words.len() / 4;
     // Room for about two elements a word (what Yioop's postings hold) unless

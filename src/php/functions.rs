@@ -8,6 +8,7 @@ use super::convert::{
     array_values, array_zval, bytes_zval, int_list, int_operand, long_zval, num_list, num_zval, operand,
     type_error, type_name, value_error, Fallible, Values,
 };
+use super::raw::{self, Param, Signature};
 use super::{packed, settings};
 use crate::modified9::{self, EncodeError};
 use crate::phpnum::{self, Num};
@@ -16,15 +17,28 @@ use crate::posting;
 use crate::posting_list;
 use crate::{delta, queue_weight};
 use ext_php_rs::prelude::*;
+use ext_php_rs::flags::DataType;
 use ext_php_rs::types::{ArrayKey, PhpRef, ZendHashTable, Zval};
+use ext_php_rs::zend::ExecuteData;
 
 /// Yioop's `CrawlConstants::PAGE_IMPORTANCE`, the crawl order that packs
 /// weights into queue weight info.
 const PAGE_IMPORTANCE: &[u8] = b"ad";
 
-#[php_function]
-#[php(name = "packPosting", defaults(delta = true))]
-pub fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible<Zval> {
+static PACK_POSTING: Signature = Signature {
+    name: "packPosting",
+    params: &[Param::Value("doc_index"), Param::Value("position_list"), Param::Bool("delta", "true")],
+    returns: DataType::String,
+};
+
+extern "C" fn pack_posting_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &PACK_POSTING, |args| {
+        let delta = args.flag(2, true)?;
+        pack_posting(args.take(0).dereference(), args.take(1).dereference(), delta)
+    });
+}
+
+fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible<Zval> {
     let doc_index = int_operand(doc_index, "+")?;
     let list = array_arg(position_list, "packPosting", 2, "position_list")?;
     let format = settings::current().format;
@@ -55,16 +69,27 @@ pub fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fall
         .map_err(|e| never_terminates(e, "packPosting", 2, "position_list"))
 }
 
-#[php_function]
-#[php(name = "unpackPosting", defaults(dedelta = true))]
-pub fn unpack_posting(posting: &Zval, mut offset: PhpRef, dedelta: bool) -> Fallible<Zval> {
+static UNPACK_POSTING: Signature = Signature {
+    name: "unpackPosting",
+    params: &[Param::Value("posting"), Param::Reference("offset"), Param::Bool("dedelta", "true")],
+    returns: DataType::Array,
+};
+
+extern "C" fn unpack_posting_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &UNPACK_POSTING, |args| {
+        let dedelta = args.flag(2, true)?;
+        unpack_posting(args.take(0).dereference(), args.take(1).dereference_mut(), dedelta)
+    });
+}
+
+fn unpack_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -> Fallible<Zval> {
     let settings = settings::current();
     let input = string_arg(posting, "unpackPosting", 1, "posting")?;
-    let post = modified9::next_post_string(input, int_operand(&offset, "+")?);
+    let post = modified9::next_post_string(input, int_operand(offset, "+")?);
     let result = with_decoded(&settings.dispatch, &input[post.bytes], |decoded| {
         posting_zval(settings.format, &settings.dispatch, decoded, dedelta)
     });
-    set_num(&mut offset, post.next_offset);
+    set_num(offset, post.next_offset);
     Ok(result)
 }
 
@@ -140,24 +165,46 @@ pub fn encode_modified9(list: &Zval) -> Fallible<Zval> {
     Ok(bytes_zval(&out))
 }
 
-#[php_function]
-#[php(name = "decodeModified9")]
-pub fn decode_modified9(input_string: &Zval, mut offset: PhpRef) -> Fallible<Zval> {
-    let input = string_arg(input_string, "decodeModified9", 1, "input_string")?;
-    let post = modified9::next_post_string(input, int_operand(&offset, "+")?);
-    let mut decoded = Vec::new();
-    settings::current().dispatch.decode_words(&input[post.bytes], &mut decoded);
-    set_num(&mut offset, post.next_offset);
-    Ok(int_list(decoded.into_iter().map(i64::from)))
+static DECODE_MODIFIED9: Signature = Signature {
+    name: "decodeModified9",
+    params: &[Param::Value("input_string"), Param::Reference("offset")],
+    returns: DataType::Array,
+};
+
+extern "C" fn decode_modified9_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &DECODE_MODIFIED9, |args| {
+        decode_modified9(args.take(0).dereference(), args.take(1).dereference_mut())
+    });
 }
 
-#[php_function]
-#[php(name = "nextPostString")]
-pub fn next_post_string(input_string: PhpRef, mut offset: PhpRef) -> Fallible<Zval> {
-    let input = string_arg(&input_string, "nextPostString", 1, "input_string")?;
-    let post = modified9::next_post_string(input, int_operand(&offset, "+")?);
+fn decode_modified9(input_string: &Zval, offset: &mut Zval) -> Fallible<Zval> {
+    let input = string_arg(input_string, "decodeModified9", 1, "input_string")?;
+    let post = modified9::next_post_string(input, int_operand(offset, "+")?);
+    let dispatch = settings::current().dispatch;
+    let list = with_decoded(&dispatch, &input[post.bytes], |decoded| {
+        int_list(decoded.iter().map(|&v| i64::from(v)))
+    });
+    set_num(offset, post.next_offset);
+    Ok(list)
+}
+
+static NEXT_POST_STRING: Signature = Signature {
+    name: "nextPostString",
+    params: &[Param::Reference("input_string"), Param::Reference("offset")],
+    returns: DataType::String,
+};
+
+extern "C" fn next_post_string_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &NEXT_POST_STRING, |args| {
+        next_post_string(args.take(0).dereference(), args.take(1).dereference_mut())
+    });
+}
+
+fn next_post_string(input_string: &Zval, offset: &mut Zval) -> Fallible<Zval> {
+    let input = string_arg(input_string, "nextPostString", 1, "input_string")?;
+    let post = modified9::next_post_string(input, int_operand(offset, "+")?);
     let bytes = bytes_zval(&input[post.bytes]);
-    set_num(&mut offset, post.next_offset);
+    set_num(offset, post.next_offset);
     Ok(bytes)
 }
 
@@ -202,18 +249,34 @@ pub fn adjust_weight_callback(weight_info: &Zval, adjustment: &Zval) -> Fallible
 /// Not in Yioop: `unpackPosting` in a loop, in one call. Decodes postings
 /// from `$offset` until the string ends or `$max_count` (if not negative)
 /// postings are read, and returns them as `[doc_index, positions]` pairs.
-#[php_function]
-#[php(name = "unpackPostings", defaults(max_count = -1, dedelta = true))]
-pub fn unpack_postings(postings: &Zval, mut offset: PhpRef, max_count: i64, dedelta: bool) -> Fallible<Zval> {
+static UNPACK_POSTINGS: Signature = Signature {
+    name: "unpackPostings",
+    params: &[
+        Param::Value("postings"),
+        Param::Reference("offset"),
+        Param::Int("max_count", "-1"),
+        Param::Bool("dedelta", "true"),
+    ],
+    returns: DataType::Array,
+};
+
+extern "C" fn unpack_postings_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &UNPACK_POSTINGS, |args| {
+        let (max_count, dedelta) = (args.int(2, -1)?, args.flag(3, true)?);
+        unpack_postings(args.take(0).dereference(), args.take(1).dereference_mut(), max_count, dedelta)
+    });
+}
+
+fn unpack_postings(postings: &Zval, offset: &mut Zval, max_count: i64, dedelta: bool) -> Fallible<Zval> {
     let settings = settings::current();
     let input = string_arg(postings, "unpackPostings", 1, "postings")?;
-    let start = operand(&offset, "+")?;
+    let start = operand(offset, "+")?;
     let max_count = usize::try_from(max_count).ok();
     let mut list = Vec::new();
     let next = posting_list::for_each_posting(&settings.dispatch, input, start, max_count, |decoded| {
         list.push(posting_zval(settings.format, &settings.dispatch, decoded, dedelta));
     });
-    set_num(&mut offset, next);
+    set_num(offset, next);
     let mut items = list.into_iter();
     Ok(array_zval(packed::list_of(items.len(), |_| items.next().unwrap_or_default())))
 }
@@ -221,12 +284,23 @@ pub fn unpack_postings(postings: &Zval, mut offset: PhpRef, max_count: i64, dede
 /// Benchmark floor, not in Yioop: does the framing `unpackPosting` does but
 /// no decoding, and returns a posting-shaped array of six positions (the
 /// benchmark data's mean), to show what any native `unpackPosting` costs.
-#[php_function]
-#[php(name = "yioop_codec\\floorPosting", defaults(dedelta = true))]
-pub fn floor_posting(posting: &Zval, mut offset: PhpRef, dedelta: bool) -> Fallible<Zval> {
+static FLOOR_POSTING: Signature = Signature {
+    name: "yioop_codec\\floorPosting",
+    params: &[Param::Value("posting"), Param::Reference("offset"), Param::Bool("dedelta", "true")],
+    returns: DataType::Array,
+};
+
+extern "C" fn floor_posting_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &FLOOR_POSTING, |args| {
+        let dedelta = args.flag(2, true)?;
+        floor_posting(args.take(0).dereference(), args.take(1).dereference_mut(), dedelta)
+    });
+}
+
+fn floor_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -> Fallible<Zval> {
     let input = string_arg(posting, "yioop_codec\\floorPosting", 1, "posting")?;
-    let post = modified9::next_post_string(input, int_operand(&offset, "+")?);
-    set_num(&mut offset, post.next_offset);
+    let post = modified9::next_post_string(input, int_operand(offset, "+")?);
+    set_num(offset, post.next_offset);
     let positions = [1, 2, 3, 4, 5, i64::from(dedelta)];
     Ok(pair(long_zval(0), int_list(positions.into_iter())))
 }
@@ -261,22 +335,22 @@ namespaced!(ns_adjust_weight_callback => adjust_weight_callback,
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
     module
-        .function(wrap_function!(pack_posting))
-        .function(wrap_function!(unpack_posting))
+        .function(PACK_POSTING.function(pack_posting_handler))
+        .function(UNPACK_POSTING.function(unpack_posting_handler))
         .function(wrap_function!(unpack_list_modified9))
         .function(wrap_function!(de_delta_list))
         .function(wrap_function!(doc_index_modified9))
         .function(wrap_function!(unpack_int))
         .function(wrap_function!(delta_list))
         .function(wrap_function!(encode_modified9))
-        .function(wrap_function!(decode_modified9))
-        .function(wrap_function!(next_post_string))
+        .function(DECODE_MODIFIED9.function(decode_modified9_handler))
+        .function(NEXT_POST_STRING.function(next_post_string_handler))
         .function(wrap_function!(add_doc_index_postings))
         .function(wrap_function!(decode_queue_weight_info))
         .function(wrap_function!(encode_queue_weight_info))
         .function(wrap_function!(adjust_weight_callback))
-        .function(wrap_function!(unpack_postings))
-        .function(wrap_function!(floor_posting))
+        .function(UNPACK_POSTINGS.function(unpack_postings_handler))
+        .function(FLOOR_POSTING.function(floor_posting_handler))
         .function(wrap_function!(ns_unpack_list_modified9))
         .function(wrap_function!(ns_doc_index_modified9))
         .function(wrap_function!(ns_unpack_int))

@@ -5,6 +5,7 @@ mod convert;
 mod functions;
 mod info;
 mod packed;
+mod raw;
 mod settings;
 
 use ext_php_rs::error::php_error;
