@@ -22,7 +22,8 @@ namespace {
      *
      * @param int $doc_index index of the document in its shard
      * @param int[] $position_list positions of the term in the document
-     * @param bool $delta store the positions as differences
+     * @param bool $delta store the positions as differences (any value is read
+     *     by truthiness, as Yioop's if ($delta) reads it)
      * @return string the encoded posting
      * @throws ValueError if a value reaches 2^62, where Yioop's encoder never returns
      */

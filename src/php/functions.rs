@@ -18,25 +18,29 @@ use crate::posting_list;
 use crate::{delta, queue_weight};
 use ext_php_rs::prelude::*;
 use ext_php_rs::flags::DataType;
-use ext_php_rs::types::{ArrayKey, PhpRef, ZendHashTable, Zval};
+use ext_php_rs::types::{ArrayKey, ZendHashTable, Zval};
 use ext_php_rs::zend::ExecuteData;
 
 /// Yioop's `CrawlConstants::PAGE_IMPORTANCE`, the crawl order that packs
 /// weights into queue weight info.
 const PAGE_IMPORTANCE: &[u8] = b"ad";
 
-static PACK_POSTING: Signature = Signature {
-    name: "packPosting",
-    params: &[Param::Value("doc_index"), Param::Value("position_list"), Param::Bool("delta", "true")],
-    returns: DataType::String,
-};
-
-extern "C" fn pack_posting_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &PACK_POSTING, |args| {
-        let delta = args.flag(2, true)?;
-        pack_posting(args.take(0).dereference(), args.take(1).dereference(), delta)
-    });
+/// Declares a function's PHP signature and its handler, whose `$body` gets
+/// the call's arguments (see `raw::Args`) and gives the PHP return value.
+macro_rules! raw_function {
+    ($sig:ident, $handler:ident, $name:literal, [$($param:expr),*], $returns:expr, |$args:ident| $body:expr) => {
+        static $sig: Signature = Signature { name: $name, params: &[$($param),*], returns: $returns };
+        extern "C" fn $handler(ex: &mut ExecuteData, retval: &mut Zval) {
+            raw::call(ex, retval, &$sig, |$args| $body);
+        }
+    };
 }
+
+raw_function!(PACK_POSTING, pack_posting_handler, "packPosting", [Param::Value("doc_index"), Param::Value("position_list"), Param::Bool("delta", "true")], DataType::String, |args| {
+    let delta = args.flag(2, true);
+    let [doc_index, position_list] = args.values();
+    pack_posting(doc_index, position_list, delta)
+});
 
 fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible<Zval> {
     let doc_index = int_operand(doc_index, "+")?;
@@ -69,18 +73,10 @@ fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible
         .map_err(|e| never_terminates(e, "packPosting", 2, "position_list"))
 }
 
-static UNPACK_POSTING: Signature = Signature {
-    name: "unpackPosting",
-    params: &[Param::Value("posting"), Param::Reference("offset"), Param::Bool("dedelta", "true")],
-    returns: DataType::Array,
-};
-
-extern "C" fn unpack_posting_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &UNPACK_POSTING, |args| {
-        let dedelta = args.flag(2, true)?;
-        unpack_posting(args.take(0).dereference(), args.take(1).dereference_mut(), dedelta)
-    });
-}
+raw_function!(UNPACK_POSTING, unpack_posting_handler, "unpackPosting", [Param::Value("posting"), Param::Reference("offset"), Param::Bool("dedelta", "true")], DataType::Array, |args| {
+    let dedelta = args.flag(2, true);
+    unpack_posting(args.take(0).dereference(), args.take(1).dereference_mut(), dedelta)
+});
 
 fn unpack_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -> Fallible<Zval> {
     let settings = settings::current();
@@ -93,24 +89,33 @@ fn unpack_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -> Fallible<
     Ok(result)
 }
 
-#[php_function]
-#[php(name = "unpackListModified9")]
-pub fn unpack_list_modified9(encoded_list: &Zval) -> Fallible<Zval> {
+raw_function!(UNPACK_LIST_MODIFIED9, unpack_list_modified9_handler, "unpackListModified9", [Param::Value("encoded_list")], DataType::Array, |args| {
+    let [encoded_list] = args.values();
+    unpack_list_modified9(encoded_list)
+});
+
+fn unpack_list_modified9(encoded_list: &Zval) -> Fallible<Zval> {
     let word = int_operand(encoded_list, "&")? as u32;
     let mut out = Vec::with_capacity(24);
     modified9::decode_word(word, &mut out);
     Ok(int_list(out.into_iter().map(i64::from)))
 }
 
-#[php_function]
-#[php(name = "docIndexModified9")]
-pub fn doc_index_modified9(encoded_list: &Zval) -> Fallible<i64> {
+raw_function!(DOC_INDEX_MODIFIED9, doc_index_modified9_handler, "docIndexModified9", [Param::Value("encoded_list")], DataType::Long, |args| {
+    let [encoded_list] = args.values();
+    doc_index_modified9(encoded_list).map(long_zval)
+});
+
+fn doc_index_modified9(encoded_list: &Zval) -> Fallible<i64> {
     Ok(modified9::doc_index_of_word(int_operand(encoded_list, "&")?))
 }
 
-#[php_function]
-#[php(name = "unpackInt")]
-pub fn unpack_int(str: &Zval) -> Zval {
+raw_function!(UNPACK_INT, unpack_int_handler, "unpackInt", [Param::Value("str")], DataType::Mixed, |args| {
+    let [str] = args.values();
+    Ok(unpack_int(str))
+});
+
+fn unpack_int(str: &Zval) -> Zval {
     match str.dereference().zend_str() {
         Some(s) => long_zval(phpnum::unpack_int(s.as_bytes())),
         None => {
@@ -121,9 +126,12 @@ pub fn unpack_int(str: &Zval) -> Zval {
     }
 }
 
-#[php_function]
-#[php(name = "deltaList")]
-pub fn delta_list(list: &Zval) -> Fallible<Zval> {
+raw_function!(DELTA_LIST, delta_list_handler, "deltaList", [Param::Value("list")], DataType::Array, |args| {
+    let [list] = args.values();
+    delta_list(list)
+});
+
+fn delta_list(list: &Zval) -> Fallible<Zval> {
     let Some(list) = iterable_arg(list, "deltaList", "list")? else {
         return Ok(int_list(std::iter::empty()));
     };
@@ -136,14 +144,16 @@ pub fn delta_list(list: &Zval) -> Fallible<Zval> {
     })
 }
 
-#[php_function]
-#[php(name = "deDeltaList")]
-pub fn de_delta_list(mut delta_list: PhpRef) -> Fallible<()> {
+raw_function!(DE_DELTA_LIST, de_delta_list_handler, "deDeltaList", [Param::Reference("delta_list")], DataType::Void, |args| {
+    de_delta_list(args.take(0).dereference_mut()).map(|()| Zval::null())
+});
+
+fn de_delta_list(delta_list: &mut Zval) -> Fallible<()> {
     if let Some(summed) = delta_list.array().and_then(summed_copy_of_shared_list) {
         *delta_list = summed;
         return Ok(());
     }
-    let type_name = type_name(&delta_list);
+    let type_name = type_name(delta_list);
     let Some(array) = delta_list.array_mut() else {
         return Err(type_error(format!(
             "count(): Argument #1 ($value) must be of type Countable|array, {type_name} given"
@@ -152,9 +162,12 @@ pub fn de_delta_list(mut delta_list: PhpRef) -> Fallible<()> {
     de_delta_sequential(array)
 }
 
-#[php_function]
-#[php(name = "encodeModified9")]
-pub fn encode_modified9(list: &Zval) -> Fallible<Zval> {
+raw_function!(ENCODE_MODIFIED9, encode_modified9_handler, "encodeModified9", [Param::Value("list")], DataType::String, |args| {
+    let [list] = args.values();
+    encode_modified9(list)
+});
+
+fn encode_modified9(list: &Zval) -> Fallible<Zval> {
     let values = match iterable_arg(list, "encodeModified9", "list")? {
         Some(array) => encodable(array_nums(array, "+")?, "encodeModified9", 1, "list")?,
         None => Vec::new(),
@@ -165,17 +178,9 @@ pub fn encode_modified9(list: &Zval) -> Fallible<Zval> {
     Ok(bytes_zval(&out))
 }
 
-static DECODE_MODIFIED9: Signature = Signature {
-    name: "decodeModified9",
-    params: &[Param::Value("input_string"), Param::Reference("offset")],
-    returns: DataType::Array,
-};
-
-extern "C" fn decode_modified9_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &DECODE_MODIFIED9, |args| {
-        decode_modified9(args.take(0).dereference(), args.take(1).dereference_mut())
-    });
-}
+raw_function!(DECODE_MODIFIED9, decode_modified9_handler, "decodeModified9", [Param::Value("input_string"), Param::Reference("offset")], DataType::Array, |args| {
+    decode_modified9(args.take(0).dereference(), args.take(1).dereference_mut())
+});
 
 fn decode_modified9(input_string: &Zval, offset: &mut Zval) -> Fallible<Zval> {
     let input = string_arg(input_string, "decodeModified9", 1, "input_string")?;
@@ -188,17 +193,9 @@ fn decode_modified9(input_string: &Zval, offset: &mut Zval) -> Fallible<Zval> {
     Ok(list)
 }
 
-static NEXT_POST_STRING: Signature = Signature {
-    name: "nextPostString",
-    params: &[Param::Reference("input_string"), Param::Reference("offset")],
-    returns: DataType::String,
-};
-
-extern "C" fn next_post_string_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &NEXT_POST_STRING, |args| {
-        next_post_string(args.take(0).dereference(), args.take(1).dereference_mut())
-    });
-}
+raw_function!(NEXT_POST_STRING, next_post_string_handler, "nextPostString", [Param::Reference("input_string"), Param::Reference("offset")], DataType::String, |args| {
+    next_post_string(args.take(0).dereference(), args.take(1).dereference_mut())
+});
 
 fn next_post_string(input_string: &Zval, offset: &mut Zval) -> Fallible<Zval> {
     let input = string_arg(input_string, "nextPostString", 1, "input_string")?;
@@ -208,9 +205,12 @@ fn next_post_string(input_string: &Zval, offset: &mut Zval) -> Fallible<Zval> {
     Ok(bytes)
 }
 
-#[php_function]
-#[php(name = "addDocIndexPostings")]
-pub fn add_doc_index_postings(postings: PhpRef, add_offset: &Zval) -> Fallible<Zval> {
+raw_function!(ADD_DOC_INDEX_POSTINGS, add_doc_index_postings_handler, "addDocIndexPostings", [Param::Reference("postings"), Param::Value("add_offset")], DataType::String, |args| {
+    let postings = args.take(0).dereference();
+    add_doc_index_postings(postings, args.take(1).dereference())
+});
+
+fn add_doc_index_postings(postings: &Zval, add_offset: &Zval) -> Fallible<Zval> {
     let input = string_arg(&postings, "addDocIndexPostings", 1, "postings")?;
     let add_offset = int_operand(add_offset, "+")?;
     posting::add_doc_index_postings(input, add_offset)
@@ -218,9 +218,12 @@ pub fn add_doc_index_postings(postings: PhpRef, add_offset: &Zval) -> Fallible<Z
         .map_err(|e| never_terminates(e, "addDocIndexPostings", 2, "add_offset"))
 }
 
-#[php_function]
-#[php(name = "decodeQueueWeightInfo")]
-pub fn decode_queue_weight_info(weight_info: &Zval, crawl_order: &Zval) -> Fallible<Zval> {
+raw_function!(DECODE_QUEUE_WEIGHT_INFO, decode_queue_weight_info_handler, "decodeQueueWeightInfo", [Param::Value("weight_info"), Param::Value("crawl_order")], DataType::Array, |args| {
+    let [weight_info, crawl_order] = args.values();
+    decode_queue_weight_info(weight_info, crawl_order)
+});
+
+fn decode_queue_weight_info(weight_info: &Zval, crawl_order: &Zval) -> Fallible<Zval> {
     let (weight, depth) = if is_page_importance(crawl_order) {
         let (weight, depth) = queue_weight::decode(int_operand(weight_info, "&")?);
         (long_zval(weight), long_zval(depth))
@@ -230,9 +233,12 @@ pub fn decode_queue_weight_info(weight_info: &Zval, crawl_order: &Zval) -> Falli
     Ok(pair(weight, depth))
 }
 
-#[php_function]
-#[php(name = "encodeQueueWeightInfo")]
-pub fn encode_queue_weight_info(weight: &Zval, depth: &Zval, crawl_order: &Zval) -> Fallible<Zval> {
+raw_function!(ENCODE_QUEUE_WEIGHT_INFO, encode_queue_weight_info_handler, "encodeQueueWeightInfo", [Param::Value("weight"), Param::Value("depth"), Param::Value("crawl_order")], DataType::Mixed, |args| {
+    let [weight, depth, crawl_order] = args.values();
+    encode_queue_weight_info(weight, depth, crawl_order)
+});
+
+fn encode_queue_weight_info(weight: &Zval, depth: &Zval, crawl_order: &Zval) -> Fallible<Zval> {
     if !is_page_importance(crawl_order) {
         return Ok(depth.dereference().shallow_clone());
     }
@@ -240,32 +246,22 @@ pub fn encode_queue_weight_info(weight: &Zval, depth: &Zval, crawl_order: &Zval)
     Ok(long_zval(queue_weight::encode(weight, int_operand(depth, "-")?)))
 }
 
-#[php_function]
-#[php(name = "adjustWeightCallback")]
-pub fn adjust_weight_callback(weight_info: &Zval, adjustment: &Zval) -> Fallible<i64> {
+raw_function!(ADJUST_WEIGHT_CALLBACK, adjust_weight_callback_handler, "adjustWeightCallback", [Param::Value("weight_info"), Param::Value("adjustment")], DataType::Long, |args| {
+    let [weight_info, adjustment] = args.values();
+    adjust_weight_callback(weight_info, adjustment).map(long_zval)
+});
+
+fn adjust_weight_callback(weight_info: &Zval, adjustment: &Zval) -> Fallible<i64> {
     Ok(queue_weight::adjust(int_operand(weight_info, "&")?, int_operand(adjustment, "&")?))
 }
 
-/// Not in Yioop: `unpackPosting` in a loop, in one call. Decodes postings
-/// from `$offset` until the string ends or `$max_count` (if not negative)
-/// postings are read, and returns them as `[doc_index, positions]` pairs.
-static UNPACK_POSTINGS: Signature = Signature {
-    name: "unpackPostings",
-    params: &[
-        Param::Value("postings"),
-        Param::Reference("offset"),
-        Param::Int("max_count", "-1"),
-        Param::Bool("dedelta", "true"),
-    ],
-    returns: DataType::Array,
-};
-
-extern "C" fn unpack_postings_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &UNPACK_POSTINGS, |args| {
-        let (max_count, dedelta) = (args.int(2, -1)?, args.flag(3, true)?);
-        unpack_postings(args.take(0).dereference(), args.take(1).dereference_mut(), max_count, dedelta)
-    });
-}
+// Not in Yioop: `unpackPosting` in a loop, in one call. Decodes postings
+// from `$offset` until the string ends or `$max_count` (if not negative)
+// postings are read, and returns them as `[doc_index, positions]` pairs.
+raw_function!(UNPACK_POSTINGS, unpack_postings_handler, "unpackPostings", [Param::Value("postings"), Param::Reference("offset"), Param::Int("max_count", "-1"), Param::Bool("dedelta", "true")], DataType::Array, |args| {
+    let (max_count, dedelta) = (args.int(2, -1)?, args.flag(3, true));
+    unpack_postings(args.take(0).dereference(), args.take(1).dereference_mut(), max_count, dedelta)
+});
 
 fn unpack_postings(postings: &Zval, offset: &mut Zval, max_count: i64, dedelta: bool) -> Fallible<Zval> {
     let settings = settings::current();
@@ -281,21 +277,13 @@ fn unpack_postings(postings: &Zval, offset: &mut Zval, max_count: i64, dedelta: 
     Ok(array_zval(packed::list_of(items.len(), |_| items.next().unwrap_or_default())))
 }
 
-/// Benchmark floor, not in Yioop: does the framing `unpackPosting` does but
-/// no decoding, and returns a posting-shaped array of six positions (the
-/// benchmark data's mean), to show what any native `unpackPosting` costs.
-static FLOOR_POSTING: Signature = Signature {
-    name: "yioop_codec\\floorPosting",
-    params: &[Param::Value("posting"), Param::Reference("offset"), Param::Bool("dedelta", "true")],
-    returns: DataType::Array,
-};
-
-extern "C" fn floor_posting_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &FLOOR_POSTING, |args| {
-        let dedelta = args.flag(2, true)?;
-        floor_posting(args.take(0).dereference(), args.take(1).dereference_mut(), dedelta)
-    });
-}
+// Benchmark floor, not in Yioop: does the framing `unpackPosting` does but
+// no decoding, and returns a posting-shaped array of six positions (the
+// benchmark data's mean), to show what any native `unpackPosting` costs.
+raw_function!(FLOOR_POSTING, floor_posting_handler, "yioop_codec\\floorPosting", [Param::Value("posting"), Param::Reference("offset"), Param::Bool("dedelta", "true")], DataType::Array, |args| {
+    let dedelta = args.flag(2, true);
+    floor_posting(args.take(0).dereference(), args.take(1).dereference_mut(), dedelta)
+});
 
 fn floor_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -> Fallible<Zval> {
     let input = string_arg(posting, "yioop_codec\\floorPosting", 1, "posting")?;
@@ -305,58 +293,41 @@ fn floor_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -> Fallible<Z
     Ok(pair(long_zval(0), int_list(positions.into_iter())))
 }
 
-/// Registers a function a second time under Yioop's namespace, for the
-/// string callables Yioop builds with `C\NS_LIB . "name"`.
-macro_rules! namespaced {
-    ($rust:ident => $target:ident, $php:literal, ($($arg:ident: $ty:ty),*) -> $ret:ty) => {
-        #[php_function]
-        #[php(name = $php)]
-        pub fn $rust($($arg: $ty),*) -> $ret {
-            $target($($arg),*)
-        }
-    };
-}
-
-namespaced!(ns_unpack_list_modified9 => unpack_list_modified9,
-    "seekquarry\\yioop\\library\\unpackListModified9", (encoded_list: &Zval) -> Fallible<Zval>);
-namespaced!(ns_doc_index_modified9 => doc_index_modified9,
-    "seekquarry\\yioop\\library\\docIndexModified9", (encoded_list: &Zval) -> Fallible<i64>);
-namespaced!(ns_unpack_int => unpack_int,
-    "seekquarry\\yioop\\library\\unpackInt", (str: &Zval) -> Zval);
-namespaced!(ns_decode_queue_weight_info => decode_queue_weight_info,
-    "seekquarry\\yioop\\library\\decodeQueueWeightInfo",
-    (weight_info: &Zval, crawl_order: &Zval) -> Fallible<Zval>);
-namespaced!(ns_encode_queue_weight_info => encode_queue_weight_info,
-    "seekquarry\\yioop\\library\\encodeQueueWeightInfo",
-    (weight: &Zval, depth: &Zval, crawl_order: &Zval) -> Fallible<Zval>);
-namespaced!(ns_adjust_weight_callback => adjust_weight_callback,
-    "seekquarry\\yioop\\library\\adjustWeightCallback",
-    (weight_info: &Zval, adjustment: &Zval) -> Fallible<i64>);
+/// Yioop's string callables (`C\\NS_LIB . "unpackListModified9"`) never
+/// fall back to the global namespace: these are registered there too.
+const NAMESPACE: &str = "seekquarry\\yioop\\library\\";
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    module
-        .function(PACK_POSTING.function(pack_posting_handler))
-        .function(UNPACK_POSTING.function(unpack_posting_handler))
-        .function(wrap_function!(unpack_list_modified9))
-        .function(wrap_function!(de_delta_list))
-        .function(wrap_function!(doc_index_modified9))
-        .function(wrap_function!(unpack_int))
-        .function(wrap_function!(delta_list))
-        .function(wrap_function!(encode_modified9))
-        .function(DECODE_MODIFIED9.function(decode_modified9_handler))
-        .function(NEXT_POST_STRING.function(next_post_string_handler))
-        .function(wrap_function!(add_doc_index_postings))
-        .function(wrap_function!(decode_queue_weight_info))
-        .function(wrap_function!(encode_queue_weight_info))
-        .function(wrap_function!(adjust_weight_callback))
-        .function(UNPACK_POSTINGS.function(unpack_postings_handler))
-        .function(FLOOR_POSTING.function(floor_posting_handler))
-        .function(wrap_function!(ns_unpack_list_modified9))
-        .function(wrap_function!(ns_doc_index_modified9))
-        .function(wrap_function!(ns_unpack_int))
-        .function(wrap_function!(ns_decode_queue_weight_info))
-        .function(wrap_function!(ns_encode_queue_weight_info))
-        .function(wrap_function!(ns_adjust_weight_callback))
+    let global: [(&'static Signature, raw::Handler); 16] = [
+        (&PACK_POSTING, pack_posting_handler),
+        (&UNPACK_POSTING, unpack_posting_handler),
+        (&UNPACK_LIST_MODIFIED9, unpack_list_modified9_handler),
+        (&DE_DELTA_LIST, de_delta_list_handler),
+        (&DOC_INDEX_MODIFIED9, doc_index_modified9_handler),
+        (&UNPACK_INT, unpack_int_handler),
+        (&DELTA_LIST, delta_list_handler),
+        (&ENCODE_MODIFIED9, encode_modified9_handler),
+        (&DECODE_MODIFIED9, decode_modified9_handler),
+        (&NEXT_POST_STRING, next_post_string_handler),
+        (&ADD_DOC_INDEX_POSTINGS, add_doc_index_postings_handler),
+        (&DECODE_QUEUE_WEIGHT_INFO, decode_queue_weight_info_handler),
+        (&ENCODE_QUEUE_WEIGHT_INFO, encode_queue_weight_info_handler),
+        (&ADJUST_WEIGHT_CALLBACK, adjust_weight_callback_handler),
+        (&UNPACK_POSTINGS, unpack_postings_handler),
+        (&FLOOR_POSTING, floor_posting_handler),
+    ];
+    let namespaced: [(&'static Signature, raw::Handler); 6] = [
+        (&UNPACK_LIST_MODIFIED9, unpack_list_modified9_handler),
+        (&DOC_INDEX_MODIFIED9, doc_index_modified9_handler),
+        (&UNPACK_INT, unpack_int_handler),
+        (&DECODE_QUEUE_WEIGHT_INFO, decode_queue_weight_info_handler),
+        (&ENCODE_QUEUE_WEIGHT_INFO, encode_queue_weight_info_handler),
+        (&ADJUST_WEIGHT_CALLBACK, adjust_weight_callback_handler),
+    ];
+    let module = global.into_iter().fold(module, |m, (sig, handler)| m.function(sig.function(handler)));
+    namespaced.into_iter().fold(module, |m, (sig, handler)| {
+        m.function(sig.function_named(format!("{NAMESPACE}{}", sig.name), handler))
+    })
 }
 
 // ---- argument helpers ----

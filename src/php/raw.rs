@@ -65,7 +65,12 @@ impl Signature {
 
     /// The function entry to register.
     pub fn function(&'static self, handler: Handler) -> FunctionBuilder<'static> {
-        let builder = self.params.iter().fold(FunctionBuilder::new(self.name, handler), |b, p| b.arg(p.arg()));
+        self.function_named(self.name.to_string(), handler)
+    }
+
+    /// The function entry under another name (a namespaced alias).
+    pub fn function_named(&'static self, name: String, handler: Handler) -> FunctionBuilder<'static> {
+        let builder = self.params.iter().fold(FunctionBuilder::new(name, handler), |b, p| b.arg(p.arg()));
         builder.required_args(self.required()).returns(self.returns, false, false)
     }
 }
@@ -83,17 +88,19 @@ impl<'a> Args<'a> {
         self.slots[i].take().expect("required arguments are checked before the body runs")
     }
 
+    /// The first `N` arguments, all required values, references followed.
+    pub fn values<const N: usize>(&mut self) -> [&'a Zval; N] {
+        std::array::from_fn(|i| &*self.take(i).dereference())
+    }
+
     fn optional(&self, i: usize) -> Option<&Zval> {
         self.slots[i].as_deref().map(Zval::dereference)
     }
 
-    /// A `bool` parameter as PHP coerces it; its default when left out.
-    pub fn flag(&self, i: usize, default: bool) -> Fallible<bool> {
-        let Some(value) = self.optional(i) else { return Ok(default) };
-        if value.is_array() || value.is_object() {
-            return Err(self.wrong_type(i, "bool", value));
-        }
-        Ok(value.coerce_to_bool())
+    /// A flag parameter, read as Yioop's `if ($flag)` reads it (PHP's
+    /// truthiness, arrays and objects included); its default when left out.
+    pub fn flag(&self, i: usize, default: bool) -> bool {
+        self.optional(i).map_or(default, Zval::coerce_to_bool)
     }
 
     /// An `int` parameter as PHP coerces it; its default when left out.
