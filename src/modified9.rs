@@ -604,8 +604,12 @@ pub fn decode_words(bytes: &[u8], out: &mut Vec<u32>) {
     // A typical posting is one to three words: the bulk decoders' set-up
     // (capacity planning, SIMD registers) costs more than it saves there.
     if bytes.len() < SHORT_INPUT {
-        for chunk in bytes.chunks_exact(4) {
-            decode_word(u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]), out);
+        let whole = &bytes[..bytes.len() & !3];
+        out.reserve(24 * (whole.len() / 4));
+        // SAFETY: room for 24 elements per word was just reserved.
+        unsafe {
+            let written = decode_bulk_scalar(whole, out.as_mut_ptr().add(out.len()));
+            out.set_len(out.len() + written);
         }
         return;
     }
