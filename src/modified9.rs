@@ -544,11 +544,13 @@ fn bits_for_code(code: i64) -> i64 {
 
 /// Where Yioop's `nextPostString` leaves things: the bytes it returns (a
 /// range of the input) and the new offset, which overflows into a float
-/// like any PHP int.
+/// like any PHP int. `framed` says whether it got as far as `substr()`
+/// (a first word that starts a posting), where PHP checks the offset's type.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PostString {
     pub bytes: Range<usize>,
     pub next_offset: Num,
+    pub framed: bool,
 }
 
 /// Yioop's `nextPostString`: the words of the posting starting at `offset`,
@@ -556,7 +558,11 @@ pub struct PostString {
 /// four bytes. Negative offsets count from the end, as PHP string offsets do.
 pub fn next_post_string(input: &[u8], offset: i64) -> PostString {
     let len = input.len() as i64;
-    let skip = PostString { bytes: 0..0, next_offset: phpnum::add(Num::Int(offset), Num::Int(4)) };
+    let skip = PostString {
+        bytes: 0..0,
+        next_offset: phpnum::add(Num::Int(offset), Num::Int(4)),
+        framed: false,
+    };
     let Some(last_byte) = offset.checked_add(3) else { return skip };
     if string_index(input, last_byte).is_none() {
         return skip;
@@ -570,7 +576,38 @@ pub fn next_post_string(input: &[u8], offset: i64) -> PostString {
         flags = byte_at(input, end) & 0xC0;
         end += 4;
     }
-    PostString { bytes: substr(len, offset, end - offset), next_offset: Num::Int(end) }
+    PostString { bytes: substr(len, offset, end - offset), next_offset: Num::Int(end), framed: true }
+}
+
+/// [`next_post_string`] from an offset that is a PHP float (as an offset
+/// becomes once it overflows, or as a caller may pass): each string
+/// position is the float's int conversion, and the offset stays a float.
+pub fn next_post_string_float(input: &[u8], offset: f64) -> PostString {
+    let len = input.len() as f64;
+    let skip = PostString { bytes: 0..0, next_offset: Num::Float(offset + 4.0), framed: false };
+    let at = |position: f64| phpnum::float_to_int(position);
+    if string_index(input, at(offset + 3.0)).is_none() {
+        return skip;
+    }
+    let mut flags = byte_at(input, at(offset)) & 0xC0;
+    if flags != 0 && flags != 0xC0 {
+        return skip;
+    }
+    let mut end = offset + 4.0;
+    while end < len && flags >= 0x80 {
+        flags = byte_at(input, at(end)) & 0xC0;
+        end += 4.0;
+    }
+    let bytes = substr(input.len() as i64, at(offset), at(end - offset));
+    PostString { bytes, next_offset: Num::Float(end), framed: true }
+}
+
+/// [`next_post_string`] or [`next_post_string_float`], as the offset is.
+pub fn next_post_string_at(input: &[u8], offset: Num) -> PostString {
+    match offset {
+        Num::Int(i) => next_post_string(input, i),
+        Num::Float(f) => next_post_string_float(input, f),
+    }
 }
 
 /// A PHP string offset: negative counts from the end; None when outside.
@@ -1640,6 +1677,18 @@ mod tests {
     }
 
     #[test]
+    fn float_offsets_index_by_their_int_value_and_stay_floats() {
+        let mut bytes = words(&[300_000, 300_000]);
+        bytes.extend(words(&[3]));
+        // Yioop's substr() gets $end - $offset = 8.7 - 0.7 = 7.999..., which
+        // PHP truncates: seven bytes, as PHP itself returns.
+        let post = next_post_string_float(&bytes, 0.7);
+        assert_eq!((post.bytes, post.next_offset), (0..7, Num::Float(8.7)));
+        // Past the end: a skip of four, still a float.
+        assert_eq!(next_post_string_float(&bytes, 1e30).next_offset, Num::Float(1e30));
+    }
+
+    #[test]
     fn next_post_string_drops_a_word_that_starts_mid_posting() {
         let bytes = words(&[300_000, 300_000, 300_000]);
         let post = next_post_string(&bytes, 4);
@@ -1650,7 +1699,7 @@ mod tests {
     #[test]
     fn next_post_string_past_the_end_advances_by_four() {
         let post = next_post_string(&[0, 0, 0, 1], 2);
-        assert_eq!(post, PostString { bytes: 0..0, next_offset: Num::Int(6) });
+        assert_eq!(post, PostString { bytes: 0..0, next_offset: Num::Int(6), framed: false });
         let post = next_post_string(&[], i64::MAX);
         assert_eq!(post.next_offset, Num::Float(i64::MAX as f64 + 4.0));
     }

@@ -308,7 +308,12 @@ pub fn add_doc_index_postings(postings: &[u8], add_offset: i64) -> Result<Vec<u8
             (Num::Int(doc), Some(delta)) if can_fold(doc, delta) => list.push(delta + fold(doc)),
             _ => {
                 let stored = phpnum::add(moved, Num::Int(1));
-                if stored.as_f64() >= modified9::ENCODE_LIMIT as f64 {
+                // Compared exactly: 2^62 - 1 as a float would round up to 2^62.
+                let never_ends = match stored {
+                    Num::Int(i) => i >= modified9::ENCODE_LIMIT,
+                    Num::Float(f) => f >= modified9::ENCODE_LIMIT as f64,
+                };
+                if never_ends {
                     return Err(EncodeError::NeverTerminates { index: 0 });
                 }
                 list.push(stored.to_int());

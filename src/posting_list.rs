@@ -25,6 +25,15 @@ pub fn unpack_postings(
     (postings, next)
 }
 
+/// The loop's condition, `$offset < strlen($postings)`, for an int or float
+/// offset (a NAN offset is never before the end).
+pub fn before_end(offset: Num, len: usize) -> bool {
+    match offset {
+        Num::Int(i) => i < len as i64,
+        Num::Float(f) => f < len as f64,
+    }
+}
+
 /// The loop behind [`unpack_postings`]: hands each posting's decoded words
 /// to `each`, in one reused buffer, and returns the next offset.
 pub fn for_each_posting(
@@ -36,12 +45,8 @@ pub fn for_each_posting(
 ) -> Num {
     let mut decoded = Vec::new();
     let mut count = 0;
-    while max_count.is_none_or(|max| count < max) {
-        let Num::Int(start) = offset else { break }; // a float offset is past any string
-        if start >= input.len() as i64 {
-            break;
-        }
-        let post = modified9::next_post_string(input, start);
+    while max_count.is_none_or(|max| count < max) && before_end(offset, input.len()) {
+        let post = modified9::next_post_string_at(input, offset);
         decoded.clear();
         dispatch.decode_words(&input[post.bytes], &mut decoded);
         each(&decoded);

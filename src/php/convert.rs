@@ -70,37 +70,54 @@ fn unsupported_operands(value: &Zval, op: &str) -> PhpException {
     type_error(format!("Unsupported operand types: {} {op} int", type_name(value)))
 }
 
+/// Whether PHP 8 takes the whole string as a number (`is_numeric`): a
+/// leading-numeric string like "12abc" is accepted by arithmetic, with a
+/// warning, but refused by int parameters such as substr()'s.
+pub fn is_numeric(s: &[u8]) -> bool {
+    let trimmed = s.trim_ascii_end();
+    numeric_prefix(trimmed).is_some() && numeric_len(trimmed) == trimmed.len()
+}
+
 /// The number at the start of a numeric or leading-numeric string, as PHP
 /// reads it (leading whitespace, sign, digits, fraction, exponent).
 fn numeric_prefix(s: &[u8]) -> Option<Num> {
-    let start = s.iter().position(|b| !b" \t\n\r\x0b\x0c".contains(b))?;
-    let text = &s[start..];
-    let mut end = usize::from(matches!(text.first(), Some(b'+' | b'-')));
-    let digits = |from: usize| from + text[from..].iter().take_while(|b| b.is_ascii_digit()).count();
-    let int_end = digits(end);
-    let mut float_end = int_end;
-    if text.get(float_end) == Some(&b'.') {
-        float_end = digits(float_end + 1);
-    }
-    let mantissa_digits = float_end - end - usize::from(float_end > int_end);
-    if mantissa_digits == 0 {
+    let end = numeric_len(s);
+    let text = std::str::from_utf8(&s[..end]).ok()?.trim_start_matches(|c: char| " \t\n\r\x0b\x0c".contains(c));
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
         return None;
     }
-    if matches!(text.get(float_end), Some(b'e' | b'E')) {
-        let sign = usize::from(matches!(text.get(float_end + 1), Some(b'+' | b'-')));
-        let exp_end = digits(float_end + 1 + sign);
-        if exp_end > float_end + 1 + sign {
-            float_end = exp_end;
-        }
-    }
-    end = float_end;
-    let number = std::str::from_utf8(&text[..end]).ok()?;
-    if end == int_end {
-        if let Ok(i) = number.parse::<i64>() {
+    let is_int = !text.contains(['.', 'e', 'E']);
+    if is_int {
+        if let Ok(i) = text.parse::<i64>() {
             return Some(Num::Int(i));
         }
     }
-    number.parse::<f64>().ok().map(Num::Float)
+    text.parse::<f64>().ok().map(Num::Float)
+}
+
+/// How many bytes of `s` PHP reads as a number: leading whitespace, a sign,
+/// digits, a fraction, an exponent; 0 if there is no number there.
+fn numeric_len(s: &[u8]) -> usize {
+    let Some(start) = s.iter().position(|b| !b" \t\n\r\x0b\x0c".contains(b)) else { return 0 };
+    let digits = |from: usize| from + s[from..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let sign_end = start + usize::from(matches!(s.get(start), Some(b'+' | b'-')));
+    let int_end = digits(sign_end);
+    let mut end = int_end;
+    if s.get(end) == Some(&b'.') {
+        end = digits(end + 1);
+    }
+    let mantissa_digits = end - sign_end - usize::from(end > int_end);
+    if mantissa_digits == 0 {
+        return 0;
+    }
+    if matches!(s.get(end), Some(b'e' | b'E')) {
+        let exp_start = end + 1 + usize::from(matches!(s.get(end + 1), Some(b'+' | b'-')));
+        let exp_end = digits(exp_start);
+        if exp_end > exp_start {
+            end = exp_end;
+        }
+    }
+    end
 }
 
 /// A number as a zval: int or float, as PHP's arithmetic left it.
@@ -193,5 +210,11 @@ mod tests {
         assert_eq!(numeric_prefix(b"abc"), None);
         assert_eq!(numeric_prefix(b"-"), None);
         assert_eq!(numeric_prefix(b""), None);
+    }
+
+    #[test]
+    fn is_numeric_takes_whole_strings_only() {
+        assert!(is_numeric(b" 12 ") && is_numeric(b"1.5e3") && is_numeric(b"-7"));
+        assert!(!is_numeric(b"12abc") && !is_numeric(b"") && !is_numeric(b"."));
     }
 }

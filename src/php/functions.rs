@@ -5,12 +5,12 @@
 //! error class.
 
 use super::convert::{
-    array_values, array_zval, bytes_zval, int_list, int_operand, long_zval, num_list, num_zval, operand,
+    array_values, array_zval, bytes_zval, int_list, int_operand, is_numeric, long_zval, num_list, num_zval, operand,
     type_error, type_name, value_error, Fallible, Values,
 };
 use super::raw::{self, Param, Signature};
 use super::{packed, settings};
-use crate::modified9::{self, EncodeError};
+use crate::modified9::{self, EncodeError, PostString};
 use crate::phpnum::{self, Num};
 use crate::dispatch::Dispatch;
 use crate::posting;
@@ -44,8 +44,21 @@ raw_function!(PACK_POSTING, pack_posting_handler, "packPosting", [Param::Value("
 
 fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible<Zval> {
     let doc_index = int_operand(doc_index, "+")?;
-    let list = array_arg(position_list, "packPosting", 2, "position_list")?;
     let format = settings::current().format;
+    let list = match position_list.array() {
+        Some(list) => list,
+        // Yioop's deltaList() of a scalar only warns and gives []: the
+        // doc index is packed alone. Without $delta, Yioop's array_unshift()
+        // throws (named after packPosting here, the function called); an
+        // object is refused either way (deliberately: Yioop would iterate
+        // its properties).
+        None if delta && !position_list.is_object() => {
+            return posting::pack_posting(format, doc_index, &[], true)
+                .map(|bytes| bytes_zval(&bytes))
+                .map_err(|_| never_terminates("packPosting", POSTING_VALUE));
+        }
+        None => return Err(array_expected(position_list, "packPosting", 2, "position_list")),
+    };
     // A list of ints, Yioop's case, goes straight to the core; the general
     // path below handles any other array and differences that overflow.
     let packed_ints = with_scratch(|ints, bytes| {
@@ -61,16 +74,16 @@ fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible
         return Ok(packed);
     }
     let (deltas, lead) = if delta {
-        let deltas = encodable(delta_values(list)?, "packPosting", 2, "position_list")?;
+        let deltas = encodable(delta_values(list)?, "packPosting")?;
         let lead = (!deltas.is_empty()).then_some(0);
         (deltas, lead)
     } else {
-        let values = encodable(array_nums(list, "+")?, "packPosting", 2, "position_list")?;
+        let values = encodable(array_nums(list, "+")?, "packPosting")?;
         (values, lead_position(list))
     };
     posting::pack_deltas(format, doc_index, deltas, lead)
         .map(|bytes| bytes_zval(&bytes))
-        .map_err(|e| never_terminates(e, "packPosting", 2, "position_list"))
+        .map_err(|_| never_terminates("packPosting", POSTING_VALUE))
 }
 
 raw_function!(UNPACK_POSTING, unpack_posting_handler, "unpackPosting", [Param::Value("posting"), Param::Reference("offset"), Param::Bool("dedelta", "true")], DataType::Array, |args| {
@@ -81,7 +94,7 @@ raw_function!(UNPACK_POSTING, unpack_posting_handler, "unpackPosting", [Param::V
 fn unpack_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -> Fallible<Zval> {
     let settings = settings::current();
     let input = string_arg(posting, "unpackPosting", 1, "posting")?;
-    let post = modified9::next_post_string(input, int_operand(offset, "+")?);
+    let post = frame(input, offset)?;
     let result = with_decoded(&settings.dispatch, &input[post.bytes], |decoded| {
         posting_zval(settings.format, &settings.dispatch, decoded, dedelta)
     });
@@ -154,7 +167,7 @@ fn de_delta_list(delta_list: &mut Zval) -> Fallible<()> {
         return Ok(());
     }
     let type_name = type_name(delta_list);
-    let Some(array) = delta_list.array_mut() else {
+    let Some(array) = packed::separate(delta_list) else {
         return Err(type_error(format!(
             "count(): Argument #1 ($value) must be of type Countable|array, {type_name} given"
         )));
@@ -169,12 +182,14 @@ raw_function!(ENCODE_MODIFIED9, encode_modified9_handler, "encodeModified9", [Pa
 
 fn encode_modified9(list: &Zval) -> Fallible<Zval> {
     let values = match iterable_arg(list, "encodeModified9", "list")? {
-        Some(array) => encodable(array_nums(array, "+")?, "encodeModified9", 1, "list")?,
+        Some(array) => encodable(array_nums(array, "+")?, "encodeModified9")?,
         None => Vec::new(),
     };
     let mut out = Vec::with_capacity(values.len() + 4);
     modified9::encode(&values, &mut out)
-        .map_err(|e| never_terminates(e, "encodeModified9", 1, "list"))?;
+        .map_err(|EncodeError::NeverTerminates { index }| {
+            never_terminates("encodeModified9", &format!("element {index} of $list"))
+        })?;
     Ok(bytes_zval(&out))
 }
 
@@ -184,7 +199,7 @@ raw_function!(DECODE_MODIFIED9, decode_modified9_handler, "decodeModified9", [Pa
 
 fn decode_modified9(input_string: &Zval, offset: &mut Zval) -> Fallible<Zval> {
     let input = string_arg(input_string, "decodeModified9", 1, "input_string")?;
-    let post = modified9::next_post_string(input, int_operand(offset, "+")?);
+    let post = frame(input, offset)?;
     let dispatch = settings::current().dispatch;
     let list = with_decoded(&dispatch, &input[post.bytes], |decoded| {
         int_list(decoded.iter().map(|&v| i64::from(v)))
@@ -199,7 +214,7 @@ raw_function!(NEXT_POST_STRING, next_post_string_handler, "nextPostString", [Par
 
 fn next_post_string(input_string: &Zval, offset: &mut Zval) -> Fallible<Zval> {
     let input = string_arg(input_string, "nextPostString", 1, "input_string")?;
-    let post = modified9::next_post_string(input, int_operand(offset, "+")?);
+    let post = frame(input, offset)?;
     let bytes = bytes_zval(&input[post.bytes]);
     set_num(offset, post.next_offset);
     Ok(bytes)
@@ -215,7 +230,7 @@ fn add_doc_index_postings(postings: &Zval, add_offset: &Zval) -> Fallible<Zval> 
     let add_offset = int_operand(add_offset, "+")?;
     posting::add_doc_index_postings(input, add_offset)
         .map(|bytes| bytes_zval(&bytes))
-        .map_err(|e| never_terminates(e, "addDocIndexPostings", 2, "add_offset"))
+        .map_err(|_| never_terminates("addDocIndexPostings", "a doc index plus $add_offset, plus one,"))
 }
 
 raw_function!(DECODE_QUEUE_WEIGHT_INFO, decode_queue_weight_info_handler, "decodeQueueWeightInfo", [Param::Value("weight_info"), Param::Value("crawl_order")], DataType::Array, |args| {
@@ -268,6 +283,16 @@ fn unpack_postings(postings: &Zval, offset: &mut Zval, max_count: i64, dedelta: 
     let input = string_arg(postings, "unpackPostings", 1, "postings")?;
     let start = operand(offset, "+")?;
     let max_count = usize::try_from(max_count).ok();
+    if max_count != Some(0) && posting_list::before_end(start, input.len()) {
+        frame(input, offset)?; // the first posting: Yioop's substr() may refuse the offset
+    }
+    let empty = leading_empty_postings(input.len(), start).min(max_count.unwrap_or(usize::MAX));
+    if empty > MAX_EMPTY_POSTINGS {
+        return Err(value_error(format!(
+            "unpackPostings(): Argument #2 ($offset) is so far before the start of the string that \
+             it would give over {MAX_EMPTY_POSTINGS} empty postings; pass a $max_count"
+        )));
+    }
     let mut list = Vec::new();
     let next = posting_list::for_each_posting(&settings.dispatch, input, start, max_count, |decoded| {
         list.push(posting_zval(settings.format, &settings.dispatch, decoded, dedelta));
@@ -275,6 +300,23 @@ fn unpack_postings(postings: &Zval, offset: &mut Zval, max_count: i64, dedelta: 
     set_num(offset, next);
     let mut items = list.into_iter();
     Ok(array_zval(packed::list_of(items.len(), |_| items.next().unwrap_or_default())))
+}
+
+/// Beyond this many empty postings before the string even starts, a batch
+/// call is refused: a loop of unpackPosting would exhaust memory there.
+const MAX_EMPTY_POSTINGS: usize = 1 << 20;
+
+/// How many `[null, []]` postings an offset before the start of the string
+/// yields (4 bytes each) until one can be read.
+fn leading_empty_postings(len: usize, offset: Num) -> usize {
+    let first_readable = -(len as f64) - 3.0; // isset($s[$offset + 3]) from here on
+    let gap = match offset {
+        Num::Int(start) => (first_readable as i128 - start as i128) as f64,
+        // A float this far out may not even move when 4 is added: Yioop's
+        // loop would never end.
+        Num::Float(start) => first_readable - start,
+    };
+    if gap > 0.0 { ((gap + 3.0) / 4.0).min(usize::MAX as f64) as usize } else { 0 }
 }
 
 // Benchmark floor, not in Yioop: does the framing `unpackPosting` does but
@@ -287,7 +329,7 @@ raw_function!(FLOOR_POSTING, floor_posting_handler, "yioop_codec\\floorPosting",
 
 fn floor_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -> Fallible<Zval> {
     let input = string_arg(posting, "yioop_codec\\floorPosting", 1, "posting")?;
-    let post = modified9::next_post_string(input, int_operand(offset, "+")?);
+    let post = frame(input, offset)?;
     set_num(offset, post.next_offset);
     let positions = [1, 2, 3, 4, 5, i64::from(dedelta)];
     Ok(pair(long_zval(0), int_list(positions.into_iter())))
@@ -333,12 +375,14 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
 // ---- argument helpers ----
 
 fn array_arg<'a>(value: &'a Zval, function: &str, position: u32, name: &str) -> Fallible<&'a ZendHashTable> {
-    value.dereference().array().ok_or_else(|| {
-        type_error(format!(
-            "{function}(): Argument #{position} (${name}) must be of type array, {} given",
-            type_name(value)
-        ))
-    })
+    value.dereference().array().ok_or_else(|| array_expected(value, function, position, name))
+}
+
+fn array_expected(value: &Zval, function: &str, position: u32, name: &str) -> PhpException {
+    type_error(format!(
+        "{function}(): Argument #{position} (${name}) must be of type array, {} given",
+        type_name(value)
+    ))
 }
 
 /// What Yioop's `foreach` over an argument sees: an array's values, nothing
@@ -366,6 +410,31 @@ fn string_arg<'a>(value: &'a Zval, function: &str, position: u32, name: &str) ->
         )));
     }
     Ok(b"")
+}
+
+/// Yioop's `nextPostString` from the caller's offset, taken as Yioop's
+/// `$offset + 3` takes it (a float stays a float). Where Yioop's `substr()`
+/// is reached with an offset no int parameter accepts (NAN, INF, "12abc"),
+/// its TypeError.
+fn frame(input: &[u8], offset: &Zval) -> Fallible<PostString> {
+    let start = operand(offset, "+")?;
+    let post = modified9::next_post_string_at(input, start);
+    match substr_refuses(offset) {
+        Some(given) if post.framed => Err(type_error(format!(
+            "substr(): Argument #2 ($offset) must be of type int, {given} given"
+        ))),
+        _ => Ok(post),
+    }
+}
+
+/// The type PHP names when an int parameter refuses this offset, if it does.
+fn substr_refuses(offset: &Zval) -> Option<&'static str> {
+    let offset = offset.dereference();
+    if let Some(f) = offset.double().filter(|_| offset.is_double()) {
+        return (!f.is_finite()).then_some("float");
+    }
+    let s = offset.zend_str()?;
+    (!is_numeric(s.as_bytes())).then_some("string")
 }
 
 /// The values of an array as PHP numbers.
@@ -406,19 +475,16 @@ fn int_deltas(slots: &[Zval]) -> Option<Zval> {
 
 /// The ints Yioop's encoder would work on. Floats from 2^62 up would make it
 /// loop forever; smaller ones are truncated as PHP's `pack()` truncates them.
-fn encodable(values: Values, function: &str, position: u32, name: &str) -> Fallible<Vec<i64>> {
+fn encodable(values: Values, function: &str) -> Fallible<Vec<i64>> {
     match values {
         Values::Ints(ints) => Ok(ints),
         Values::Nums(nums) => nums
             .iter()
             .enumerate()
             .map(|(index, &n)| match n {
-                Num::Float(f) if f >= modified9::ENCODE_LIMIT as f64 => Err(never_terminates(
-                    EncodeError::NeverTerminates { index },
-                    function,
-                    position,
-                    name,
-                )),
+                Num::Float(f) if f >= modified9::ENCODE_LIMIT as f64 => {
+                    Err(never_terminates(function, &format!("list element {index}")))
+                }
                 n => Ok(n.to_int()),
             })
             .collect(),
@@ -433,11 +499,14 @@ fn lead_position(array: &ZendHashTable) -> Option<usize> {
         .position(|(key, value)| matches!(key, ArrayKey::Long(0)) && !value.dereference().is_null())
 }
 
-fn never_terminates(error: EncodeError, function: &str, position: u32, name: &str) -> PhpException {
-    let EncodeError::NeverTerminates { index } = error;
+/// What packPosting's ValueError blames: the values it encodes.
+const POSTING_VALUE: &str = "the doc index plus one, a position or a difference of positions";
+
+/// The ValueError for input on which Yioop's encoder never returns (its
+/// bit-length loop overflows at 2^62); `what` says which value got there.
+fn never_terminates(function: &str, what: &str) -> PhpException {
     value_error(format!(
-        "{function}(): Argument #{position} (${name}) leads to a value of 2^62 or more \
-         (element {index}), which Yioop's encoder never finishes encoding"
+        "{function}(): {what} is 2^62 or more, which Yioop's encoder never finishes encoding"
     ))
 }
 

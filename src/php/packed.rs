@@ -4,7 +4,7 @@
 
 use super::convert::IS_LONG;
 use ext_php_rs::boxed::ZBox;
-use ext_php_rs::ffi::{_zend_new_array, HashTable};
+use ext_php_rs::ffi::{_zend_new_array, zend_array_dup, HashTable};
 use ext_php_rs::types::{ZendHashTable, Zval};
 use std::ptr;
 
@@ -77,6 +77,20 @@ pub fn slots_mut(array: &mut ZendHashTable) -> Option<&mut [Zval]> {
 pub fn is_shared(array: &ZendHashTable) -> bool {
     let ht: *const HashTable = ptr::from_ref(array).cast();
     array.is_immutable() || unsafe { (*ht).gc.refcount > 1 }
+}
+
+/// The array in `value`, ready to write: a shared or immutable array is
+/// first replaced by a copy of its own, as PHP's SEPARATE_ARRAY does.
+/// (ext-php-rs's `array_mut` copies immutable arrays into a zval not marked
+/// refcounted, which PHP then never frees.)
+pub fn separate(value: &mut Zval) -> Option<&mut ZendHashTable> {
+    let array = value.array()?;
+    if is_shared(array) {
+        let ht: *const HashTable = ptr::from_ref(array).cast();
+        let copy = unsafe { ZBox::from_raw(zend_array_dup(ht.cast_mut()).cast::<ZendHashTable>()) };
+        *value = super::convert::array_zval(copy);
+    }
+    value.array_mut()
 }
 
 /// An int slot's value: one tag compare, no conversion.
