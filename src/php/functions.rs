@@ -43,7 +43,7 @@ raw_function!(PACK_POSTING, pack_posting_handler, "packPosting", [Param::Value("
 });
 
 fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible<Zval> {
-    let doc_index = int_operand(doc_index, "+")?;
+    let doc_index = encodable_int(operand(doc_index, "+")?, 1, "packPosting")?;
     let format = settings::current().format;
     let list = match position_list.array() {
         Some(list) => list,
@@ -226,8 +226,8 @@ raw_function!(ADD_DOC_INDEX_POSTINGS, add_doc_index_postings_handler, "addDocInd
 });
 
 fn add_doc_index_postings(postings: &Zval, add_offset: &Zval) -> Fallible<Zval> {
-    let input = string_arg(&postings, "addDocIndexPostings", 1, "postings")?;
-    let add_offset = int_operand(add_offset, "+")?;
+    let input = string_arg(postings, "addDocIndexPostings", 1, "postings")?;
+    let add_offset = encodable_int(operand(add_offset, "+")?, 0, "addDocIndexPostings")?;
     posting::add_doc_index_postings(input, add_offset)
         .map(|bytes| bytes_zval(&bytes))
         .map_err(|_| never_terminates("addDocIndexPostings", "a doc index plus $add_offset, plus one,"))
@@ -488,6 +488,17 @@ fn encodable(values: Values, function: &str) -> Fallible<Vec<i64>> {
                 n => Ok(n.to_int()),
             })
             .collect(),
+    }
+}
+
+/// A number Yioop adds `headroom` to before encoding it, as an int. A float
+/// from 2^62 up (INF included) never finishes encoding in Yioop: ValueError.
+fn encodable_int(n: Num, headroom: i64, function: &str) -> Fallible<i64> {
+    match n {
+        Num::Float(f) if f + headroom as f64 >= modified9::ENCODE_LIMIT as f64 => {
+            Err(never_terminates(function, POSTING_VALUE))
+        }
+        n => Ok(n.to_int()),
     }
 }
 

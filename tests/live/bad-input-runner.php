@@ -8,17 +8,10 @@
  * serialize() rather than typed JSON: these inputs include objects. SECONDS
  * > 0 sets a time limit, for the calls Yioop never finishes.
  */
+require_once __DIR__ . '/load-yioop.php';
+
 [, $yioop_dir, $calls_file, $results_file, $seconds] = $argv;
-if (extension_loaded('yioop')) {
-    fwrite(STDERR, "run this without the yioop extension\n");
-    exit(2);
-}
-ini_set('memory_limit', '-1');
-ini_set('serialize_precision', '-1');
-ob_start(); // Yioop's crawlLog prints on damaged input
-require_once "$yioop_dir/src/library/CrawlConstants.php";
-require_once "$yioop_dir/src/library/Utility.php";
-set_error_handler(fn () => true); // Yioop's warnings are not part of the result
+loadYioop($yioop_dir);
 if ((int)$seconds > 0) {
     // Yioop's Config.php may turn error reporting off: report the time limit
     // from a shutdown function instead of relying on the fatal error text.

@@ -6,20 +6,12 @@
  * RESULTS gets one {"ret", "args_after"} (or {"throws"}) per line.
  */
 require_once __DIR__ . '/../Vectors.php';
+require_once __DIR__ . '/load-yioop.php';
 
 use YioopCodec\Tests\Vectors;
 
 [, $yioop_dir, $calls_file, $results_file] = $argv;
-if (extension_loaded('yioop')) {
-    fwrite(STDERR, "run this without the yioop extension\n");
-    exit(2);
-}
-ini_set('memory_limit', '-1');
-ini_set('serialize_precision', '-1');
-ob_start(); // Yioop's crawlLog prints on damaged input
-require_once "$yioop_dir/src/library/CrawlConstants.php";
-require_once "$yioop_dir/src/library/Utility.php";
-set_error_handler(fn() => true); // Yioop's warnings are not part of the result
+loadYioop($yioop_dir);
 
 $out = fopen($results_file, 'w');
 foreach (file($calls_file, FILE_IGNORE_NEW_LINES) as $line) {
