@@ -482,12 +482,7 @@ impl OpenClContext {
         let output = self.buffer::<i64>(q, list.len())?;
         let tile_lo = self.buffer::<u64>(q, tiles)?;
         let tile_hi = self.buffer::<u64>(q, tiles)?;
-        let overflow = Buffer::<u32>::builder()
-            .queue(q.clone())
-            .flags(MemFlags::new().read_write().copy_host_ptr())
-            .len(1)
-            .copy_host_slice(&[NO_OVERFLOW])
-            .build()?;
+        let overflow = self.overflow_flag(q)?;
 
         set_args(
             &k.ps_tile_sums,
@@ -553,12 +548,7 @@ impl OpenClContext {
             let n = list.len() as u32;
             let input = self.buffer_from(q, list)?;
             let output = self.buffer::<i64>(q, list.len())?;
-            let overflow = Buffer::<u32>::builder()
-                .queue(q.clone())
-                .flags(MemFlags::new().read_write().copy_host_ptr())
-                .len(1)
-                .copy_host_slice(&[NO_OVERFLOW])
-                .build()?;
+            let overflow = self.overflow_flag(q)?;
             set_args(
                 &k.delta_list,
                 &[
@@ -617,6 +607,17 @@ impl OpenClContext {
             .queue(q.clone())
             .flags(MemFlags::new().read_write())
             .len(len.max(1))
+            .build()?)
+    }
+
+    /// The one-word flag a kernel sets to the first overflowing index,
+    /// starting as NO_OVERFLOW.
+    fn overflow_flag(&self, q: &Queue) -> Result<Buffer<u32>, Error> {
+        Ok(Buffer::<u32>::builder()
+            .queue(q.clone())
+            .flags(MemFlags::new().read_write().copy_host_ptr())
+            .len(1)
+            .copy_host_slice(&[NO_OVERFLOW])
             .build()?)
     }
 

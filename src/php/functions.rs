@@ -78,7 +78,7 @@ fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible
         let lead = (!deltas.is_empty()).then_some(0);
         (deltas, lead)
     } else {
-        let values = encodable(array_nums(list, "+")?, "packPosting")?;
+        let values = encodable(array_values(list, "+")?, "packPosting")?;
         (values, lead_position(list))
     };
     posting::pack_deltas(format, doc_index, deltas, lead)
@@ -182,7 +182,7 @@ raw_function!(ENCODE_MODIFIED9, encode_modified9_handler, "encodeModified9", [Pa
 
 fn encode_modified9(list: &Zval) -> Fallible<Zval> {
     let values = match iterable_arg(list, "encodeModified9", "list")? {
-        Some(array) => encodable(array_nums(array, "+")?, "encodeModified9")?,
+        Some(array) => encodable(array_values(array, "+")?, "encodeModified9")?,
         None => Vec::new(),
     };
     let mut out = Vec::with_capacity(values.len() + 4);
@@ -435,11 +435,6 @@ fn substr_refuses(offset: &Zval) -> Option<&'static str> {
     }
     let s = offset.zend_str()?;
     (!is_numeric(s.as_bytes())).then_some("string")
-}
-
-/// The values of an array as PHP numbers.
-fn array_nums(array: &ZendHashTable, op: &str) -> Fallible<Values> {
-    array_values(array, op)
 }
 
 /// `deltaList($array)`.
