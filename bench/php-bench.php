@@ -6,7 +6,9 @@
  * JIT and once with opcache.jit=tracing. Prints one table with the ratios.
  *
  *   php -d extension=target/release/libyioop_codec.so bench/php-bench.php
- *       [--postings=N] [--repeat=R]
+ *       [--postings=N] [--repeat=R] [--only=A,B]
+ *
+ * --only=A,B times only the workloads whose names contain A or B.
  *
  * The data set is realistic postings as Yioop's index holds them: 1-12
  * positions each, gaps 1-400, doc indexes across 0..2^27. deDeltaList runs
@@ -17,9 +19,9 @@ const SEED = 20191121;
 
 function options(array $argv): array
 {
-    $options = ['postings' => 100000, 'repeat' => 5, 'child' => null];
+    $options = ['postings' => 100000, 'repeat' => 5, 'child' => null, 'only' => ''];
     foreach (array_slice($argv, 1) as $arg) {
-        if (preg_match('/^--(postings|repeat|child)=(.+)$/', $arg, $m)) {
+        if (preg_match('/^--(postings|repeat|child|only)=(.+)$/', $arg, $m)) {
             $options[$m[1]] = is_numeric($m[2]) ? (int)$m[2] : $m[2];
         }
     }
@@ -54,7 +56,10 @@ function dataSet(int $count, string $ns): array
     for ($i = 0; $i < 100000; $i++) {
         $weights[] = [mt_rand(0, PHP_INT_MAX >> 30), mt_rand(0, PHP_INT_MAX >> 30)];
     }
-    return compact('postings', 'string', 'long', 'words', 'weights');
+    // Only the extension's floor uses these: the lengths unpackListModified9
+    // gives on $words (the same in every line and format).
+    $list_lengths = $ns === '\\' ? array_map(fn($w) => count(\unpackListModified9($w)), $words) : [];
+    return compact('postings', 'string', 'long', 'words', 'weights', 'list_lengths');
 }
 
 /**
@@ -178,17 +183,51 @@ function nativeOnlyWorkloads(array $d): array
                 $floor($string, $offset);
             }
         }],
+        'floor: batch no-op, same shape' => [$n, function () use ($string) {
+            $offset = 0;
+            $len = strlen($string);
+            while ($offset < $len) {
+                \yioop_codec\floorPostings($string, $offset, 100);
+            }
+        }],
+        'floor: list no-op, same shape' => [count($d['words']), function () use ($d) {
+            $floor = Closure::fromCallable('yioop_codec\\floorList');
+            foreach ($d['list_lengths'] as $length) {
+                $floor($length);
+            }
+        }],
     ];
+}
+
+/** Each function's floor: a native no-op returning the same shape. */
+const FLOORS = [
+    'unpackPosting' => 'floor: native no-op, same shape',
+    'unpackPostings (batch of 100)' => 'floor: batch no-op, same shape',
+    'unpackListModified9' => 'floor: list no-op, same shape',
+];
+
+/** Whether $name contains one of the comma-separated $parts ("" matches all). */
+function matchesAny(string $name, string $parts): bool
+{
+    foreach (explode(',', $parts) as $part) {
+        if (str_contains($name, $part)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /**
  * Best-of-R nanoseconds per call for each workload. A workload that returns
  * an int has timed its own region (set-up excluded).
  */
-function timeAll(array $workloads, int $repeat): array
+function timeAll(array $workloads, int $repeat, string $only): array
 {
     $result = [];
     foreach ($workloads as $name => [$calls, $run]) {
+        if (!matchesAny($name, $only)) {
+            continue;
+        }
         $run(); // warm up (and let the JIT trace)
         $best = PHP_INT_MAX;
         for ($r = 0; $r < $repeat; $r++) {
@@ -210,7 +249,7 @@ function timeYioop(string $yioop_dir, array $options, bool $jit): ?array
             '-d', 'opcache.jit=tracing', '-d', 'opcache.jit_buffer_size=128M']);
     }
     $command = array_merge([PHP_BINARY], $ini, [__FILE__, '--child=' . $yioop_dir,
-        '--postings=' . $options['postings'], '--repeat=' . $options['repeat']]);
+        '--postings=' . $options['postings'], '--repeat=' . $options['repeat'], '--only=' . $options['only']]);
     $out = shell_exec(implode(' ', array_map('escapeshellarg', $command)));
     $timings = json_decode((string)$out, true);
     if (!is_array($timings)) {
@@ -227,18 +266,18 @@ function runChild(array $options): void
     require_once "$dir/src/library/Utility.php";
     $ns = 'seekquarry\\yioop\\library\\';
     $d = dataSet($options['postings'], $ns);
-    echo json_encode(timeAll(workloads($d, $ns), $options['repeat']));
+    echo json_encode(timeAll(workloads($d, $ns), $options['repeat'], $options['only']));
 }
 
 function report(array $native, ?array $php, ?array $jit): void
 {
-    $floor = $native['floor: native no-op, same shape'] ?? null;
     printf("%-32s %12s %14s %14s %9s %9s %9s\n", 'function', 'native ns', 'Yioop PHP ns',
         'Yioop JIT ns', 'x PHP', 'x JIT', 'x floor');
     foreach ($native as $name => $ns) {
         $p = $php[$name] ?? null;
         $j = $jit[$name] ?? null;
-        $vsFloor = ($floor !== null && str_starts_with($name, 'unpackPosting')) ? $ns / $floor : null;
+        $floor = $native[FLOORS[$name] ?? ''] ?? null;
+        $vsFloor = $floor === null ? null : $ns / $floor;
         printf("%-32s %12.1f %14s %14s %9s %9s %9s\n", $name, $ns,
             $p === null ? '-' : sprintf('%.1f', $p), $j === null ? '-' : sprintf('%.1f', $j),
             $p === null ? '-' : sprintf('%.1f', $p / $ns), $j === null ? '-' : sprintf('%.1f', $j / $ns),
@@ -247,6 +286,13 @@ function report(array $native, ?array $php, ?array $jit): void
     if (isset($native['unpackPosting'], $native['unpackPostings (batch of 100)'])) {
         printf("\nunpackPostings (100 per call) vs unpackPosting loop: %.1fx per posting\n",
             $native['unpackPosting'] / $native['unpackPostings (batch of 100)']);
+    }
+    $single = $native[FLOORS['unpackPosting']] ?? null;
+    $batch = $native[FLOORS['unpackPostings (batch of 100)']] ?? null;
+    if ($single !== null && $batch !== null) {
+        // What batching could win if decoding cost nothing: the rest is
+        // PHP's two arrays per posting, which both calls must build.
+        printf("the same for the floors (decoding free): %.1fx per posting\n", $single / $batch);
     }
 }
 
@@ -260,7 +306,7 @@ if (!extension_loaded('yioop')) {
     exit(1);
 }
 $d = dataSet($options['postings'], '\\');
-$native = timeAll(workloads($d, '\\') + nativeOnlyWorkloads($d), $options['repeat']);
+$native = timeAll(workloads($d, '\\') + nativeOnlyWorkloads($d), $options['repeat'], $options['only']);
 $yioop_dir = getenv('YIOOP_DIR') ?: null;
 $php = $jit = null;
 if ($yioop_dir === null) {

@@ -135,6 +135,18 @@ namespace yioop_codec {
      * posting-shaped result ([0, six ints]) without decoding.
      */
     function floorPosting(string $posting, int &$offset, bool $dedelta = true): array {}
+
+    /**
+     * Benchmark floor, not in Yioop: unpackPostings()'s framing loop with
+     * floorPosting()'s result for each posting.
+     */
+    function floorPostings(string $postings, int &$offset, int $max_count = -1): array {}
+
+    /**
+     * Benchmark floor, not in Yioop: the list [1, ..., $length], the shape
+     * of unpackListModified9()'s result.
+     */
+    function floorList(int $length): array {}
 }
 
 namespace seekquarry\yioop\library {

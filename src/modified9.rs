@@ -81,10 +81,16 @@ const fn long_selector_layout(first_byte: u8) -> (u8, u8) {
 /// is the plain transcription of Yioop's loop that this is tested against.
 #[inline]
 pub fn decode_word(word: u32, out: &mut Vec<u32>) {
+    out.extend(word_elements(word));
+}
+
+/// The elements of one word, as [`decode_word`] appends them, without
+/// a buffer: a caller building one PHP array per word needs none.
+#[inline]
+pub fn word_elements(word: u32) -> impl ExactSizeIterator<Item = u32> {
     let (d, count, layout) = split_word(word);
-    let shifts = &LANE_SHIFT[layout];
     let mask = LANE_MASK[layout][0];
-    out.extend(shifts[..count].iter().map(|&s| (d >> s) & mask));
+    LANE_SHIFT[layout][..count].iter().map(move |&s| (d >> s) & mask)
 }
 
 /// Yioop's `unpackListModified9` written as Yioop's loop reads: the
@@ -558,20 +564,30 @@ pub struct PostString {
 /// four bytes. Negative offsets count from the end, as PHP string offsets do.
 pub fn next_post_string(input: &[u8], offset: i64) -> PostString {
     let len = input.len() as i64;
-    let skip = PostString {
+    let skip = || PostString {
         bytes: 0..0,
         next_offset: phpnum::add(Num::Int(offset), Num::Int(4)),
         framed: false,
     };
-    let Some(last_byte) = offset.checked_add(3) else { return skip };
+    let Some(last_byte) = offset.checked_add(3) else { return skip() };
     if string_index(input, last_byte).is_none() {
-        return skip;
+        return skip();
     }
     let mut flags = byte_at(input, offset) & 0xC0;
     if flags != 0 && flags != 0xC0 {
-        return skip;
+        return skip();
     }
     let mut end = offset + 4;
+    if offset >= 0 {
+        // The usual case, without negative-offset arithmetic: every index
+        // read is inside the string.
+        while end < len && flags >= 0x80 {
+            flags = input[end as usize] & 0xC0;
+            end += 4;
+        }
+        let bytes = offset as usize..end.min(len) as usize;
+        return PostString { bytes, next_offset: Num::Int(end), framed: true };
+    }
     while end < len && flags >= 0x80 {
         flags = byte_at(input, end) & 0xC0;
         end += 4;
@@ -959,6 +975,9 @@ fn decode_words_on(backend: DecodeBackend, bytes: &[u8], out: &mut Vec<u32>) {
 /// `dst` has room for 24 elements per word of `bytes`.
 pub(crate) unsafe fn decode_words_raw(bytes: &[u8], dst: *mut u32) -> usize {
     let bytes = &bytes[..bytes.len() & !3];
+    if bytes.len() < SHORT_INPUT {
+        return decode_bulk_scalar(bytes, dst); // as in decode_words
+    }
     match DecodeBackend::best() {
         DecodeBackend::Scalar => decode_bulk_scalar(bytes, dst),
         #[cfg(target_arch = "x86_64")]

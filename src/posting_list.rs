@@ -19,8 +19,11 @@ pub fn unpack_postings(
     dedelta: bool,
 ) -> (Vec<Posting>, Num) {
     let mut postings = Vec::new();
-    let next = for_each_posting(dispatch, input, offset, max_count, |decoded| {
-        postings.push(posting_from_decoded(format, decoded, dedelta));
+    let mut decoded = Vec::new();
+    let next = for_each_posting(input, offset, max_count, |words| {
+        decoded.clear();
+        dispatch.decode_words(words, &mut decoded);
+        postings.push(posting_from_decoded(format, &decoded, dedelta));
     });
     (postings, next)
 }
@@ -34,22 +37,13 @@ pub fn before_end(offset: Num, len: usize) -> bool {
     }
 }
 
-/// The loop behind [`unpack_postings`]: hands each posting's decoded words
-/// to `each`, in one reused buffer, and returns the next offset.
-pub fn for_each_posting(
-    dispatch: &Dispatch,
-    input: &[u8],
-    mut offset: Num,
-    max_count: Option<usize>,
-    mut each: impl FnMut(&[u32]),
-) -> Num {
-    let mut decoded = Vec::new();
+/// The loop behind [`unpack_postings`]: hands each posting's words, as
+/// `next_post_string` frames them, to `each`, and returns the next offset.
+pub fn for_each_posting(input: &[u8], mut offset: Num, max_count: Option<usize>, mut each: impl FnMut(&[u8])) -> Num {
     let mut count = 0;
     while max_count.is_none_or(|max| count < max) && before_end(offset, input.len()) {
         let post = modified9::next_post_string_at(input, offset);
-        decoded.clear();
-        dispatch.decode_words(&input[post.bytes], &mut decoded);
-        each(&decoded);
+        each(&input[post.bytes]);
         count += 1;
         offset = post.next_offset;
     }

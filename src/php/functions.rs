@@ -95,9 +95,7 @@ fn unpack_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -> Fallible<
     let settings = settings::current();
     let input = string_arg(posting, "unpackPosting", 1, "posting")?;
     let post = frame(input, offset)?;
-    let result = with_decoded(&settings.dispatch, &input[post.bytes], |decoded| {
-        posting_zval(settings.format, &settings.dispatch, decoded, dedelta)
-    });
+    let result = posting_zval(settings.format, &settings.dispatch, &input[post.bytes], dedelta);
     set_num(offset, post.next_offset);
     Ok(result)
 }
@@ -109,9 +107,7 @@ raw_function!(UNPACK_LIST_MODIFIED9, unpack_list_modified9_handler, "unpackListM
 
 fn unpack_list_modified9(encoded_list: &Zval) -> Fallible<Zval> {
     let word = int_operand(encoded_list, "&")? as u32;
-    let mut out = Vec::with_capacity(24);
-    modified9::decode_word(word, &mut out);
-    Ok(int_list(out.into_iter().map(i64::from)))
+    Ok(int_list(modified9::word_elements(word).map(i64::from)))
 }
 
 raw_function!(DOC_INDEX_MODIFIED9, doc_index_modified9_handler, "docIndexModified9", [Param::Value("encoded_list")], DataType::Long, |args| {
@@ -294,8 +290,8 @@ fn unpack_postings(postings: &Zval, offset: &mut Zval, max_count: i64, dedelta: 
         )));
     }
     let mut list = Vec::new();
-    let next = posting_list::for_each_posting(&settings.dispatch, input, start, max_count, |decoded| {
-        list.push(posting_zval(settings.format, &settings.dispatch, decoded, dedelta));
+    let next = posting_list::for_each_posting(input, start, max_count, |words| {
+        list.push(posting_zval(settings.format, &settings.dispatch, words, dedelta));
     });
     set_num(offset, next);
     let mut items = list.into_iter();
@@ -335,12 +331,39 @@ fn floor_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -> Fallible<Z
     Ok(pair(long_zval(0), int_list(positions.into_iter())))
 }
 
+// Benchmark floor, not in Yioop: unpackPostings' framing loop with the
+// floorPosting result for each posting, to show what any batch call costs.
+raw_function!(FLOOR_POSTINGS, floor_postings_handler, "yioop_codec\\floorPostings", [Param::Value("postings"), Param::Reference("offset"), Param::Int("max_count", "-1")], DataType::Array, |args| {
+    let max_count = args.int(2, -1)?;
+    floor_postings(args.take(0).dereference(), args.take(1).dereference_mut(), max_count)
+});
+
+fn floor_postings(postings: &Zval, offset: &mut Zval, max_count: i64) -> Fallible<Zval> {
+    let input = string_arg(postings, "yioop_codec\\floorPostings", 1, "postings")?;
+    let start = operand(offset, "+")?;
+    let mut list = Vec::new();
+    let next = posting_list::for_each_posting(input, start, usize::try_from(max_count).ok(), |_| {
+        list.push(pair(long_zval(0), int_list([1, 2, 3, 4, 5, 1].into_iter())));
+    });
+    set_num(offset, next);
+    let mut items = list.into_iter();
+    Ok(array_zval(packed::list_of(items.len(), |_| items.next().unwrap_or_default())))
+}
+
+// Benchmark floor, not in Yioop: a list of `length` ints, the result's
+// shape of unpackListModified9 and other list-returning calls.
+raw_function!(FLOOR_LIST, floor_list_handler, "yioop_codec\\floorList", [Param::Value("length")], DataType::Array, |args| {
+    let [length] = args.values();
+    let length = int_operand(length, "+")?.clamp(0, 1 << 20) as u32;
+    Ok(int_list((0..length).map(|i| i64::from(i) + 1)))
+});
+
 /// Yioop's string callables (`C\\NS_LIB . "unpackListModified9"`) never
 /// fall back to the global namespace: these are registered there too.
 const NAMESPACE: &str = "seekquarry\\yioop\\library\\";
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    let global: [(&'static Signature, raw::Handler); 16] = [
+    let global: [(&'static Signature, raw::Handler); 18] = [
         (&PACK_POSTING, pack_posting_handler),
         (&UNPACK_POSTING, unpack_posting_handler),
         (&UNPACK_LIST_MODIFIED9, unpack_list_modified9_handler),
@@ -357,6 +380,8 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
         (&ADJUST_WEIGHT_CALLBACK, adjust_weight_callback_handler),
         (&UNPACK_POSTINGS, unpack_postings_handler),
         (&FLOOR_POSTING, floor_posting_handler),
+        (&FLOOR_POSTINGS, floor_postings_handler),
+        (&FLOOR_LIST, floor_list_handler),
     ];
     let namespaced: [(&'static Signature, raw::Handler); 6] = [
         (&UNPACK_LIST_MODIFIED9, unpack_list_modified9_handler),
@@ -541,7 +566,19 @@ fn pair(first: Zval, second: Zval) -> Zval {
 
 /// `[doc_index, positions]` from a decoded posting, built straight into PHP
 /// arrays; long lists de-delta on the device when the dispatch says so.
-fn posting_zval(format: posting::Format, dispatch: &Dispatch, decoded: &[u32], dedelta: bool) -> Zval {
+/// One posting's words as `[doc_index, positions]`: on the stack, or on
+/// the dispatched path where a posting this long may go to the device.
+fn posting_zval(format: posting::Format, dispatch: &Dispatch, words: &[u8], dedelta: bool) -> Zval {
+    let most_elements = words.len() / 4 * 24;
+    if dispatch.wants_device(most_elements) {
+        return with_decoded(dispatch, words, |decoded| dispatched_posting_zval(format, dispatch, decoded, dedelta));
+    }
+    posting::with_posting(format, words, dedelta, |doc_index, positions| {
+        pair(doc_index.map_or_else(Zval::null, long_zval), int_list(positions.iter().copied()))
+    })
+}
+
+fn dispatched_posting_zval(format: posting::Format, dispatch: &Dispatch, decoded: &[u32], dedelta: bool) -> Zval {
     let on_device = dedelta && dispatch.wants_device(decoded.len());
     let (doc_index, positions) = posting::split_posting(format, decoded, dedelta && !on_device);
     let doc_index = doc_index.map_or_else(Zval::null, long_zval);
@@ -653,7 +690,11 @@ fn de_delta_sequential(array: &mut ZendHashTable) -> Fallible<()> {
 /// length if it did not).
 fn de_delta_ints_in_place(slots: &mut [Zval]) -> usize {
     let Some(mut sum) = slots.first().and_then(packed::long_of) else { return 1 };
-    for i in 1..slots.len() {
+    let mut i = 1;
+    while i < slots.len() {
+        if i % packed::SLOTS_PER_LINE == 0 {
+            packed::prefetch_ahead(slots, i);
+        }
         match packed::long_of(&slots[i]).and_then(|v| v.checked_add(sum)) {
             Some(next) => {
                 sum = next;
@@ -661,6 +702,7 @@ fn de_delta_ints_in_place(slots: &mut [Zval]) -> usize {
             }
             None => return i,
         }
+        i += 1;
     }
     slots.len()
 }

@@ -142,7 +142,9 @@ pub fn call(
     }
     let mut args = Args { signature, slots };
     match catch_unwind(AssertUnwindSafe(|| body(&mut args))) {
-        Ok(Ok(value)) => *retval = value,
+        // PHP hands internal functions a null return slot (ZVAL_NULL in
+        // its call opcodes): nothing to drop, so the value is written over it.
+        Ok(Ok(value)) => unsafe { std::ptr::write(retval, value) },
         Ok(Err(exception)) => {
             let _ = exception.throw();
         }
