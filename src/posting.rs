@@ -163,7 +163,7 @@ pub fn unpack_posting(format: Format, input: &[u8], offset: i64, dedelta: bool) 
     let post = modified9::next_post_string(input, offset);
     let posting = with_posting(format, &input[post.bytes], dedelta, |doc_index, positions| Posting {
         doc_index,
-        positions: positions.to_vec(),
+        positions: positions.collect(),
     });
     (posting, post.next_offset)
 }
@@ -172,34 +172,25 @@ pub fn unpack_posting(format: Format, input: &[u8], offset: i64, dedelta: bool) 
 /// split: `f` gets the doc index (None where Yioop has null) and the
 /// positions, exactly as [`posting_from_decoded`] gives them. Short
 /// postings, nearly all of them, are decoded on the stack: no allocation.
-pub fn with_posting<R>(format: Format, words: &[u8], dedelta: bool, f: impl FnOnce(Option<i64>, &[i64]) -> R) -> R {
-    use std::mem::MaybeUninit;
+pub fn with_posting<R>(format: Format, words: &[u8], dedelta: bool, f: impl FnOnce(Option<i64>, Positions<'_>) -> R) -> R {
     if words.len() > 4 * STACK_WORDS {
         let mut decoded = Vec::new();
         modified9::decode_words(words, &mut decoded);
         let (doc_index, positions) = split_posting(format, &decoded, dedelta);
-        return f(doc_index, &positions.collect::<Vec<_>>());
+        return f(doc_index, positions);
     }
-    let mut decoded = [MaybeUninit::<u32>::uninit(); MAX_STACK_ELEMENTS];
-    let mut positions = [MaybeUninit::<i64>::uninit(); MAX_STACK_ELEMENTS];
-    // SAFETY: both buffers have room for 24 elements a word, and only the
-    // elements written are read back.
-    unsafe {
-        let n = modified9::decode_words_raw(words, decoded.as_mut_ptr().cast::<u32>());
-        let decoded = std::slice::from_raw_parts(decoded.as_ptr().cast::<u32>(), n);
-        let (doc_index, split) = split_posting(format, decoded, dedelta);
-        let mut len = 0;
-        for (slot, position) in positions.iter_mut().zip(split) {
-            slot.write(position);
-            len += 1;
-        }
-        f(doc_index, std::slice::from_raw_parts(positions.as_ptr().cast::<i64>(), len))
-    }
+    let mut buffer = [std::mem::MaybeUninit::<u32>::uninit(); 24 * STACK_WORDS];
+    // SAFETY: room for 24 elements a word; only the `n` written are read.
+    let decoded = unsafe {
+        let n = modified9::decode_words_raw(words, buffer.as_mut_ptr().cast::<u32>());
+        std::slice::from_raw_parts(buffer.as_ptr().cast::<u32>(), n)
+    };
+    let (doc_index, positions) = split_posting(format, decoded, dedelta);
+    f(doc_index, positions)
 }
 
 /// Postings of up to this many words are decoded on the stack.
 const STACK_WORDS: usize = 32;
-const MAX_STACK_ELEMENTS: usize = 24 * STACK_WORDS;
 
 /// The doc index and positions from a decoded posting.
 pub fn posting_from_decoded(format: Format, decoded: &[u32], dedelta: bool) -> Posting {

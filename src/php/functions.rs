@@ -574,7 +574,7 @@ fn posting_zval(format: posting::Format, dispatch: &Dispatch, words: &[u8], dede
         return with_decoded(dispatch, words, |decoded| dispatched_posting_zval(format, dispatch, decoded, dedelta));
     }
     posting::with_posting(format, words, dedelta, |doc_index, positions| {
-        pair(doc_index.map_or_else(Zval::null, long_zval), int_list(positions.iter().copied()))
+        pair(doc_index.map_or_else(Zval::null, long_zval), int_list(positions))
     })
 }
 
