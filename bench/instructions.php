@@ -1,8 +1,8 @@
 <?php
 /**
- * One workload for bench/instructions.sh to count under callgrind: the same
- * realistic postings as php-bench.php (seeded), each function called from a
- * PHP loop as Yioop calls it. RUN names the workload ("" runs the set-up
+ * One workload for bench/instructions.sh to count under callgrind: the
+ * realistic postings of php-bench.php (bench/postings.php), each function
+ * called from a PHP loop as Yioop calls it. RUN names the workload ("" runs the set-up
  * only, which the script subtracts); YIOOP_DIR loads Yioop's Utility.php
  * instead of the extension's functions.
  */
@@ -16,17 +16,8 @@ if ($yioop) {
     require_once "$yioop/src/library/CrawlConstants.php";
     require_once "$yioop/src/library/Utility.php";
 }
-mt_srand(20191121);
-$postings = [];
-for ($i = 0; $i < POSTINGS; $i++) {
-    $positions = [];
-    $position = 0;
-    for ($j = mt_rand(1, 12); $j > 0; $j--) {
-        $position += mt_rand(1, 400);
-        $positions[] = $position;
-    }
-    $postings[] = [mt_rand(0, (1 << 27) - 1), $positions];
-}
+require_once __DIR__ . '/postings.php';
+$postings = \realisticPostings(POSTINGS);
 $string = '';
 foreach ($postings as [$doc_index, $positions]) {
     $string .= packPosting($doc_index, $positions);

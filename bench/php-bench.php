@@ -15,7 +15,7 @@
  * on a list of 10^6 ints.
  */
 
-const SEED = 20191121;
+require_once __DIR__ . '/postings.php';
 
 function options(array $argv): array
 {
@@ -31,17 +31,7 @@ function options(array $argv): array
 /** The data set, the same in every process (seeded). */
 function dataSet(int $count, string $ns): array
 {
-    mt_srand(SEED);
-    $postings = [];
-    for ($i = 0; $i < $count; $i++) {
-        $positions = [];
-        $position = 0;
-        for ($j = mt_rand(1, 12); $j > 0; $j--) {
-            $position += mt_rand(1, 400);
-            $positions[] = $position;
-        }
-        $postings[] = [mt_rand(0, (1 << 27) - 1), $positions];
-    }
+    $postings = realisticPostings($count);
     $pack = $ns . 'packPosting';
     $string = '';
     foreach ($postings as [$doc_index, $positions]) {

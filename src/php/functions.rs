@@ -289,13 +289,25 @@ fn unpack_postings(postings: &Zval, offset: &mut Zval, max_count: i64, dedelta: 
              it would give over {MAX_EMPTY_POSTINGS} empty postings; pass a $max_count"
         )));
     }
+    Ok(list_postings(input, start, max_count, offset, |words| {
+        posting_zval(settings.format, &settings.dispatch, words, dedelta)
+    }))
+}
+
+/// The batch loop: `posting` of each posting framed from `start`, as a
+/// list, with `$offset` left where the next call would start.
+fn list_postings(
+    input: &[u8],
+    start: Num,
+    max_count: Option<usize>,
+    offset: &mut Zval,
+    mut posting: impl FnMut(&[u8]) -> Zval,
+) -> Zval {
     let mut list = Vec::new();
-    let next = posting_list::for_each_posting(input, start, max_count, |words| {
-        list.push(posting_zval(settings.format, &settings.dispatch, words, dedelta));
-    });
+    let next = posting_list::for_each_posting(input, start, max_count, |words| list.push(posting(words)));
     set_num(offset, next);
     let mut items = list.into_iter();
-    Ok(array_zval(packed::list_of(items.len(), |_| items.next().unwrap_or_default())))
+    array_zval(packed::list_of(items.len(), |_| items.next().unwrap_or_default()))
 }
 
 /// Beyond this many empty postings before the string even starts, a batch
@@ -341,13 +353,10 @@ raw_function!(FLOOR_POSTINGS, floor_postings_handler, "yioop_codec\\floorPosting
 fn floor_postings(postings: &Zval, offset: &mut Zval, max_count: i64) -> Fallible<Zval> {
     let input = string_arg(postings, "yioop_codec\\floorPostings", 1, "postings")?;
     let start = operand(offset, "+")?;
-    let mut list = Vec::new();
-    let next = posting_list::for_each_posting(input, start, usize::try_from(max_count).ok(), |_| {
-        list.push(pair(long_zval(0), int_list([1, 2, 3, 4, 5, 1].into_iter())));
-    });
-    set_num(offset, next);
-    let mut items = list.into_iter();
-    Ok(array_zval(packed::list_of(items.len(), |_| items.next().unwrap_or_default())))
+    let max_count = usize::try_from(max_count).ok();
+    Ok(list_postings(input, start, max_count, offset, |_| {
+        pair(long_zval(0), int_list([1, 2, 3, 4, 5, 1].into_iter()))
+    }))
 }
 
 // Benchmark floor, not in Yioop: a list of `length` ints, the result's
