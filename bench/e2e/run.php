@@ -1,0 +1,182 @@
+<?php
+/**
+ * End-to-end benchmark: Yioop's own IndexShard and iterators, with Yioop's
+ * PHP against the extension, without JIT and with tracing JIT, in one run.
+ *
+ *   YIOOP_DIR=/path/to/yioop-2021 php bench/e2e/run.php \
+ *       [--docs=30000] [--seed=1] [--repeat=5] [--so=target/release/libyioop_codec.so]
+ *       [--jit=off,tracing] [--modes=yioop,ext]
+ *
+ * It copies YIOOP_DIR's src/ into a temporary tree, switches it over with
+ * php/yioop-integrate.php, and runs every phase in a fresh PHP process: in
+ * "yioop" mode without the extension (so the switched tree runs Yioop's own
+ * PHP), in "ext" mode with it. Each process builds a shard from the seeded
+ * corpus (add + save) and then queries it from disk (three workloads).
+ * Reported: median CPU seconds per phase and workload, the ratios, and the
+ * identity check: shard bytes and result hashes must agree across every
+ * mode; the exit status is 1 when they do not.
+ */
+$options = getopt("", ["docs:", "seed:", "repeat:", "so:", "jit:", "modes:", "keep"]);
+$docs = (int)($options["docs"] ?? 30000);
+$seed = (int)($options["seed"] ?? 1);
+$repeat = (int)($options["repeat"] ?? 5);
+$root = dirname(__DIR__, 2);
+$so = realpath($options["so"] ?? "$root/target/release/libyioop_codec.so");
+$jits = explode(",", $options["jit"] ?? "off,tracing");
+$modes = explode(",", $options["modes"] ?? "yioop,ext");
+$yioop = getenv("YIOOP_DIR");
+if (!$yioop || !is_file("$yioop/src/library/IndexShard.php") || !$so) {
+    fwrite(STDERR, "usage: YIOOP_DIR=<Yioop 2021 checkout> php bench/e2e/run.php [options]; "
+        . "needs a built extension (cargo build --release)\n");
+    exit(2);
+}
+
+$tmp = sys_get_temp_dir() . "/yioop-e2e-" . getmypid();
+$tree = switchedTree($yioop, $tmp, $root);
+$scan_dir = iniWithoutYioop($tmp);
+$jit_flags = [
+    "off" => "-d opcache.enable_cli=0",
+    "tracing" => "-d opcache.enable_cli=1 -d opcache.jit=tracing -d opcache.jit_buffer_size=256M",
+];
+$results = [];
+for ($r = 0; $r < $repeat; $r++) {
+    foreach ($jits as $jit) {
+        foreach ($modes as $mode) {
+            $flags = $jit_flags[$jit] . ($mode == "ext" ? " -d extension=" . escapeshellarg($so) : "");
+            $work = "$tmp/work-$mode-$jit";
+            @mkdir($work);
+            foreach (["build", "query"] as $phase) {
+                $results[$mode][$jit][$phase][] =
+                    runPhase($scan_dir, $flags, $phase, "$tree/src", $work, $docs, $seed);
+            }
+            fprintf(STDERR, "run %d/%d %s %s done\n", $r + 1, $repeat, $mode, $jit);
+        }
+    }
+}
+$identical = report($results, $modes, $jits, $docs, $seed, $repeat);
+if (!isset($options["keep"])) {
+    exec("rm -rf " . escapeshellarg($tmp));
+}
+exit($identical ? 0 : 1);
+
+function switchedTree(string $yioop, string $tmp, string $root): string
+{
+    $tree = "$tmp/yioop";
+    mkdir($tree, 0777, true);
+    exec("cp -r " . escapeshellarg("$yioop/src") . " " . escapeshellarg($tree), $_, $rc);
+    exec("php " . escapeshellarg("$root/php/yioop-integrate.php") . " " . escapeshellarg($tree)
+        . " 2>&1", $out, $rc2);
+    if ($rc || $rc2) {
+        fwrite(STDERR, "could not switch a copy of $yioop over:\n" . implode("\n", $out) . "\n");
+        exit(2);
+    }
+    return $tree;
+}
+
+/** PHP's own ini files, minus an installed yioop_codec. */
+function iniWithoutYioop(string $tmp): string
+{
+    $dir = "$tmp/conf.d";
+    mkdir($dir);
+    foreach (glob("/etc/php/8.2/cli/conf.d/*.ini") as $ini) {
+        if (!str_contains($ini, "yioop")) {
+            copy($ini, "$dir/" . basename($ini));
+        }
+    }
+    return $dir;
+}
+
+function runPhase(string $scan_dir, string $flags, string $phase, string $src,
+    string $work, int $docs, int $seed): array
+{
+    $out = "$work/$phase.json";
+    @unlink($out);
+    $cmd = "PHP_INI_SCAN_DIR=" . escapeshellarg($scan_dir) . " php $flags "
+        . escapeshellarg(__DIR__ . "/worker.php") . " $phase " . escapeshellarg($src) . " "
+        . escapeshellarg($work) . " $docs $seed " . escapeshellarg($out);
+    passthru($cmd, $rc);
+    $result = is_file($out) ? json_decode(file_get_contents($out), true) : null;
+    if ($rc || !$result) {
+        fwrite(STDERR, "phase $phase failed ($rc): $cmd\n");
+        exit(2);
+    }
+    return $result;
+}
+
+function median(array $values): float
+{
+    sort($values);
+    $n = count($values);
+    return $n % 2 ? $values[$n >> 1] : ($values[$n / 2 - 1] + $values[$n / 2]) / 2;
+}
+
+function report(array $results, array $modes, array $jits, int $docs, int $seed, int $repeat): bool
+{
+    $first = reset($results[$modes[0]])["build"][0];
+    printf("End to end: %d documents (%d items, %.1f MB shard), seed %d, median of %d, CPU seconds\n\n",
+        $docs, $first["items"], $first["shard_bytes"] / 1e6, $seed, $repeat);
+    $rows = ["add" => "build", "save" => "build", "build" => "build",
+        "drain" => "query", "and" => "query", "page" => "query", "query total" => "query"];
+    $header = "| phase |";
+    foreach ($jits as $jit) {
+        foreach ($modes as $mode) {
+            $header .= " $mode" . ($jit == "off" ? "" : " + JIT") . " |";
+        }
+        if (count($modes) == 2) {
+            $header .= " ratio |";
+        }
+    }
+    echo $header, "\n|", str_repeat(" --- |", substr_count($header, "|") - 1), "\n";
+    foreach ($rows as $row => $phase) {
+        $line = "| $row |";
+        foreach ($jits as $jit) {
+            $medians = [];
+            foreach ($modes as $mode) {
+                $runs = $results[$mode][$jit][$phase];
+                $medians[] = median(array_map(fn($run) => $row == "query total"
+                    ? array_sum($run["times"]) : $run["times"][$row], $runs));
+                $line .= sprintf(" %.2f |", end($medians));
+            }
+            if (count($modes) == 2) {
+                $line .= sprintf(" %.2fx |", $medians[0] / max($medians[1], 1e-9));
+            }
+        }
+        echo $line, "\n";
+    }
+    return identity($results, $modes, $jits);
+}
+
+/** Shard bytes and every workload's result hash agree across all runs. */
+function identity(array $results, array $modes, array $jits): bool
+{
+    $seen = [];
+    foreach ($modes as $mode) {
+        foreach ($jits as $jit) {
+            foreach ($results[$mode][$jit]["build"] as $run) {
+                $seen["shard bytes"][$run["shard_sha1"]][] = "$mode/$jit";
+            }
+            foreach ($results[$mode][$jit]["query"] as $run) {
+                foreach ($run["hashes"] as $workload => $hash) {
+                    $seen["$workload results"][$hash][] = "$mode/$jit";
+                }
+                foreach ($run["peak_per_workload"] as $workload => $bytes) {
+                    $peaks[$mode][$workload] = max($peaks[$mode][$workload] ?? 0, $bytes);
+                }
+            }
+        }
+    }
+    $ok = true;
+    echo "\nIdentity:\n";
+    foreach ($seen as $what => $hashes) {
+        $same = count($hashes) == 1;
+        $ok = $ok && $same;
+        printf("  %-16s %s\n", $what, $same ? "identical (" . substr(array_key_first($hashes), 0, 12) . ")"
+            : "DIFFER: " . json_encode(array_map(fn($m) => array_unique($m), $hashes)));
+    }
+    echo "\nPeak PHP memory per workload (MB, max over runs):\n";
+    foreach ($peaks as $mode => $by_workload) {
+        echo "  $mode: ", implode(", ", array_map(fn($w, $b) => sprintf("%s %.1f", $w, $b / 1e6),
+            array_keys($by_workload), $by_workload)), "\n";
+    }
+    return $ok;
+}
