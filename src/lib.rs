@@ -11,6 +11,7 @@ pub mod opencl;
 pub mod phpnum;
 pub mod posting;
 pub mod posting_list;
+pub mod shard;
 pub mod queue_weight;
 
 #[cfg(feature = "php")]

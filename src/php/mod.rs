@@ -7,6 +7,7 @@ mod info;
 mod packed;
 mod raw;
 mod settings;
+mod shard;
 
 use ext_php_rs::error::php_error;
 use ext_php_rs::flags::ErrorType;
@@ -66,5 +67,5 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .request_startup_function(request_startup)
         .shutdown_function(shutdown)
         .info_function(info::module_info);
-    functions::register(module)
+    shard::register(functions::register(module))
 }

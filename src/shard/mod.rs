@@ -1,0 +1,48 @@
+//! Yioop's IndexShard read from disk, natively: the shard file's blocks
+//! (`file`), the posting lists in its word_docs section (`postings`) and its
+//! dictionary (`dictionary`). Each function reproduces the IndexShard method
+//! of the same name, results and quirks included, over a shared block cache
+//! instead of PHP arrays of every word.
+//!
+//! A shard file is laid out as a 40-byte header, the prefix index, the
+//! dictionary (32-byte records: a 20-byte word id, then generation, first
+//! offset and length), word_docs (Modified9 postings) and doc_infos.
+
+pub mod dictionary;
+pub mod file;
+pub mod postings;
+
+pub use file::{ShardFile, Word};
+
+/// `IndexShard::SHARD_BLOCK_POWER`: blocks of 4 KiB.
+pub const BLOCK_POWER: u32 = 12;
+pub const BLOCK_SIZE: i64 = 1 << BLOCK_POWER;
+/// `IndexShard::HEADER_LENGTH`.
+pub const HEADER_LENGTH: i64 = 40;
+
+/// Input on which Yioop's PHP would fail or never return.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShardError {
+    /// A cached block whose length is not a multiple of 4: Yioop's
+    /// `array_combine` of its words throws (a truncated or damaged file).
+    RaggedBlock { offset: i64 },
+    /// A search that does not converge on damaged postings; Yioop's loop
+    /// would never return.
+    NoConvergence,
+}
+
+impl std::fmt::Display for ShardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShardError::RaggedBlock { offset } => write!(
+                f,
+                "damaged shard file: the block at offset {offset} is not a whole number of 4-byte words"
+            ),
+            ShardError::NoConvergence => {
+                write!(f, "damaged shard file: the posting search does not converge (Yioop would never return)")
+            }
+        }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, ShardError>;
