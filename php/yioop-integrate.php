@@ -37,11 +37,35 @@
  * If one of the six namespaced functions is ever found outside a guard it is
  * wrapped in a guard without a forwarder (the extension supplies it there).
  *
- * Function declarations are located with PHP's tokenizer, not with regular
- * expressions over the file. The edit only inserts text (two marked
- * segments per function), so --revert removes exactly those segments and
- * gets the original bytes back; a backup (Utility.php.yioop-codec.bak) is
- * kept as well. Running the tool twice changes nothing the second time.
+ * IndexShard.php (optional)
+ * -------------------------
+ * The extension also implements ten methods of class
+ * seekquarry\yioop\library\IndexShard as \yioop_codec\shard\NAME($shard,
+ * <the method's parameters>): readBlockShardAtOffset, getShardSubstring and
+ * getShardWord always; getWordDocsWord, getWordDocsSubstring,
+ * getDocInfoSubstring, getDocIndexOfPostingAtOffset, getPostingAtOffset and
+ * nextPostingOffsetDocOffset for a shard read from disk; getWordInfo for a
+ * shard read from disk with a raw id and documents (SHARD_METHODS, one line
+ * per method). Each is switched by one marked line, inserted as the first
+ * statement of its body:
+ *
+ *     if (\extension_loaded("yioop") && <condition>) {
+ *         return \yioop_codec\shard\NAME($this, <args>); }
+ *
+ * all on one line, which ends in the comment "yioop-codec:method NAME".
+ * Without the extension Yioop's PHP runs as before. A method is only
+ * switched when its token hash (methodHash(): its tokens without whitespace
+ * and comments) is the one of Yioop's 2021 line: a reformatted method is
+ * recognised, a changed one stays on PHP, and --check says why. A tree
+ * without IndexShard.php, or with one that does not parse, still gets its
+ * Utility.php switched; --check reports it.
+ *
+ * Declarations are located with PHP's tokenizer, not with regular
+ * expressions over the file. The edit only inserts text (marked segments
+ * and lines), so --revert removes exactly those and gets the original
+ * bytes back; backups (Utility.php.yioop-codec.bak,
+ * IndexShard.php.yioop-codec.bak) are kept as well. Running the tool twice
+ * changes nothing the second time.
  *
  * The codec line of the tree is detected and printed together with the
  * yioop.format INI value the extension needs for it:
@@ -56,8 +80,9 @@
  * the PHP 8 the extension is built for.
  *
  * Exit status: 0 done / nothing to do / report printed, 1 tree refused
- * (also by --check, which cannot report on a tree it does not recognise),
- * 2 usage error, 3 file system error.
+ * (also by --check, which cannot report on a tree it does not recognise;
+ * an IndexShard.php that cannot be used is reported, not refused, except
+ * by --revert), 2 usage error, 3 file system error.
  */
 
 declare(strict_types=1);
@@ -104,6 +129,50 @@ final class YioopIntegrate
         'adjustWeightCallback'];
     /** Codec helpers the extension does not provide; they stay PHP. */
     public const PHP_ONLY = ['packListModified9'];
+
+    /** Where IndexShard lives inside a Yioop checkout (optional). */
+    public const INDEX_SHARD = 'src/library/IndexShard.php';
+    /** The class in INDEX_SHARD whose methods are switched. */
+    public const SHARD_CLASS = 'IndexShard';
+    /** Namespace of the extension's native IndexShard functions. */
+    public const SHARD_NATIVE = 'yioop_codec\\shard';
+    /**
+     * Conditions, besides the extension being loaded, under which a method
+     * hands its call to the native function.
+     */
+    public const SHARD_GUARDS = [
+        'always' => '',
+        'disk' => '$this->read_only_from_disk',
+        'disk_raw' => '$this->read_only_from_disk && $raw'
+            . ' && !empty($this->num_docs)',
+    ];
+    /**
+     * IndexShard methods switched to \yioop_codec\shard\NAME($this, ...):
+     * name => [key of SHARD_GUARDS, token hash (methodHash()) of the
+     * declaration in Yioop's 2021 line]. A method whose hash differs stays
+     * on Yioop's PHP.
+     */
+    public const SHARD_METHODS = [
+        'readBlockShardAtOffset' => ['always', '5338f614b2e2fa98'],
+        'getShardSubstring' => ['always', 'b518e71bd9ff1a9a'],
+        'getShardWord' => ['always', '88f792737892fad5'],
+        'getWordDocsWord' => ['disk', '137ca9ac3c2a28c0'],
+        'getWordDocsSubstring' => ['disk', 'f95dc39c0f3e7ec5'],
+        'getDocInfoSubstring' => ['disk', '6a4d9466ee87eaa7'],
+        'getDocIndexOfPostingAtOffset' => ['disk', 'd9933b3a011e94d7'],
+        'getPostingAtOffset' => ['disk', 'ee0743f3b4deef80'],
+        'nextPostingOffsetDocOffset' => ['disk', 'df3ce0b443421ecb'],
+        'getWordInfo' => ['disk_raw', 'e0cbd8fe1e7aa7ec'],
+    ];
+    /**
+     * When set, name => token hash replacing the hashes of SHARD_METHODS
+     * (tests use it to run the tool on synthetic IndexShard.php files).
+     * @var array<string, string>|null
+     */
+    public static ?array $shard_hashes = null;
+    /** Modifiers that may precede a method's function keyword. */
+    private const MODIFIERS = [T_PUBLIC, T_PROTECTED, T_PRIVATE, T_STATIC,
+        T_FINAL, T_ABSTRACT];
 
     /** Tokens that carry no syntax. */
     private const TRIVIA = [T_WHITESPACE, T_COMMENT, T_DOC_COMMENT];
@@ -213,7 +282,10 @@ final class YioopIntegrate
             . "Yioop's Utility.php from its release";
     }
 
-    /** Default action: edit Utility.php (or say it is already done). */
+    /**
+     * Default action: edit Utility.php and IndexShard.php (or say it is
+     * already done).
+     */
     public static function apply(string $root): int
     {
         $path = self::locateUtility($root);
@@ -221,63 +293,96 @@ final class YioopIntegrate
         $state = self::state($code);
         $info = $state['info'];
         self::printTree($path, $info);
-        $backup = $path . self::BACKUP_SUFFIX;
         if ($state['integrated']) {
             echo "Already integrated; nothing changed.\n";
-            self::printNextSteps($info, $backup);
-            return 0;
+        } else {
+            $new = self::transform($code, $info);
+            self::verifyOutput($new, $code);
+            $backup = self::writeWithBackup($path, $code, $new);
+            echo "Edited $path:\n";
+            foreach ($info['edits'] as $name => $forward) {
+                echo "  guarded $name" . ($forward
+                    ? ", with a forwarder to native \\$name\n"
+                    : " (the extension registers " . self::NS
+                    . "\\$name)\n");
+            }
+            echo "Backup of the original: $backup\n";
         }
-        $new = self::transform($code, $info);
-        self::verifyOutput($new, $code);
+        self::applyShard($root, extension_loaded(self::MODULE));
+        echo "\n";
+        self::printNextSteps($info);
+        return 0;
+    }
+
+    /**
+     * Writes $new over $path, whose current content is $code, keeping
+     * $code in the backup next to it; returns the backup's path. Refuses
+     * when a backup with other content is already there.
+     */
+    private static function writeWithBackup(string $path, string $code,
+        string $new): string
+    {
+        $backup = $path . self::BACKUP_SUFFIX;
         if (file_exists($backup)) {
             if (self::read($backup) !== $code) {
                 throw new YioopIntegrateRefusal("$backup exists and differs "
-                    . "from the current Utility.php (left over from an "
-                    . "earlier Yioop version?). Move it away or delete it, "
-                    . "then run again.");
+                    . "from the current " . basename($path) . " (left over "
+                    . "from an earlier Yioop version?). Move it away or "
+                    . "delete it, then run again.");
             }
         } else {
             self::writeAtomic($backup, $code, $path);
         }
         self::writeAtomic($path, $new, $path);
-        echo "Edited $path:\n";
-        foreach ($info['edits'] as $name => $forward) {
-            echo "  guarded $name" . ($forward
-                ? ", with a forwarder to native \\$name\n"
-                : " (the extension registers " . self::NS . "\\$name)\n");
-        }
-        echo "Backup of the original: $backup\n";
-        self::printNextSteps($info, $backup);
-        return 0;
+        return $backup;
     }
 
-    /** --revert: take the inserted segments out again. */
+    /**
+     * --revert: take the inserted segments out of IndexShard.php and
+     * Utility.php again.
+     */
     public static function revert(string $root): int
     {
         $path = self::locateUtility($root);
+        $status = self::revertShard($root);
+        self::revertFile($path, [self::class, 'strip'],
+            function (string $original): string {
+                return self::transform($original, self::analyze($original));
+            });
+        return $status;
+    }
+
+    /**
+     * Restores $path: $strip takes this tool's insertions out (null: there
+     * are none), $rebuild inserts them again, to prove that nothing else in
+     * the marked parts was changed. Refuses when that proof fails and no
+     * backup matches.
+     */
+    private static function revertFile(string $path, callable $strip,
+        callable $rebuild): void
+    {
+        $file = basename($path);
         $code = self::read($path);
         $backup = $path . self::BACKUP_SUFFIX;
-        $original = self::strip($code);
+        $original = $strip($code);
         if ($original === null) {
             echo "$path carries no yioop-integrate markers; nothing to "
                 . "revert.\n";
             if (file_exists($backup)) {
                 if (self::read($backup) === $code) {
                     self::unlink($backup);
-                    echo "Removed $backup (identical to Utility.php).\n";
+                    echo "Removed $backup (identical to $file).\n";
                 } else {
-                    echo "Note: $backup exists and differs from Utility.php;"
+                    echo "Note: $backup exists and differs from $file;"
                         . " left in place.\n";
                 }
             }
-            return 0;
+            return;
         }
         $have_backup = file_exists($backup);
         $backup_code = $have_backup ? self::read($backup) : null;
-        $consistent = false;
         try {
-            $info = self::analyze($original);
-            $consistent = self::transform($original, $info) === $code;
+            $consistent = $rebuild($original) === $code;
         } catch (YioopIntegrateRefusal $e) {
             $consistent = false;
         }
@@ -285,7 +390,7 @@ final class YioopIntegrate
             self::writeAtomic($path, $backup_code, $path);
             self::unlink($backup);
             echo "Reverted $path to its original bytes; removed $backup.\n";
-            return 0;
+            return;
         }
         if (!$consistent) {
             throw new YioopIntegrateRefusal("$path has yioop-integrate "
@@ -298,11 +403,10 @@ final class YioopIntegrate
         self::writeAtomic($path, $original, $path);
         echo "Reverted $path (inserted segments removed).\n";
         if ($have_backup) {
-            echo "Note: Utility.php was edited outside the marked parts "
+            echo "Note: $file was edited outside the marked parts "
                 . "after integration, so the result differs from $backup; "
                 . "the backup is left in place.\n";
         }
-        return 0;
     }
 
     /** --check: report which implementation every codec call reaches. */
@@ -344,6 +448,8 @@ final class YioopIntegrate
                 . self::verdict($name, $info, $state['integrated'], $loaded)
                 . "\n";
         }
+        echo "\n";
+        self::checkShard($root, $loaded);
         return 0;
     }
 
@@ -397,7 +503,7 @@ final class YioopIntegrate
     }
 
     /** Tells how to switch the extension on for this tree. */
-    private static function printNextSteps(array $info, string $backup): void
+    private static function printNextSteps(array $info): void
     {
         echo "To use the native codec, load the extension in the php that "
             . "runs Yioop (web server and command line), e.g. in php.ini:\n"
@@ -521,12 +627,13 @@ final class YioopIntegrate
      * Token list with byte offsets: each entry [id, text, pos]; id is the
      * character itself for one-character tokens.
      */
-    private static function tokens(string $code): array
+    private static function tokens(string $code,
+        string $file = 'Utility.php'): array
     {
         try {
             $raw = token_get_all($code, TOKEN_PARSE);
         } catch (ParseError $e) {
-            throw new YioopIntegrateRefusal("Utility.php does not parse: "
+            throw new YioopIntegrateRefusal("$file does not parse: "
                 . $e->getMessage() . " on line " . $e->getLine());
         }
         $tokens = [];
@@ -542,7 +649,7 @@ final class YioopIntegrate
         }
         if ($pos !== strlen($code)) {
             throw new YioopIntegrateRefusal("tokenizer did not cover the "
-                . "whole of Utility.php");
+                . "whole of $file");
         }
         return $tokens;
     }
@@ -826,22 +933,8 @@ final class YioopIntegrate
         $start = $tokens[$fn['function']][2];
         $header = rtrim(substr($code, $start,
             $tokens[$fn['body_open']][2] - $start));
-        $args = [];
-        $depth = 0;
-        $spread = false;
-        for ($i = $fn['params_open'] + 1; $i < $fn['params_close']; $i++) {
-            $id = $tokens[$i][0];
-            if ($id === '(' || $id === '[') {
-                $depth++;
-            } elseif ($id === ')' || $id === ']') {
-                $depth--;
-            } elseif ($depth === 0 && $id === T_ELLIPSIS) {
-                $spread = true;
-            } elseif ($depth === 0 && $id === T_VARIABLE) {
-                $args[] = ($spread ? '...' : '') . $tokens[$i][1];
-                $spread = false;
-            }
-        }
+        $args = self::parameterNames($tokens, $fn['params_open'],
+            $fn['params_close']);
         $type = self::squeeze($tokens, $fn['params_close'], $fn['body_open']);
         return ['header' => $header, 'args' => implode(', ', $args),
             'return' => !in_array($type, [':void', ':never'], true)];
@@ -1078,6 +1171,410 @@ final class YioopIntegrate
         $status = proc_close($process);
         @unlink($tmp);
         return $status === 0 ? null : trim((string)$output);
+    }
+
+    /* ------------------------------------------------------------------ */
+    /* IndexShard.php: methods switched to native functions               */
+    /* ------------------------------------------------------------------ */
+
+    /** Path of the tree's IndexShard.php, or null when it has none. */
+    public static function locateShard(string $root): ?string
+    {
+        $path = rtrim($root, '/') . '/' . self::INDEX_SHARD;
+        if (!is_file($path)) {
+            return null;
+        }
+        $real = is_link($path) ? realpath($path) : false;
+        return $real === false ? $path : $real;
+    }
+
+    /**
+     * Token hash of a method: SHA-256 over the texts of its tokens from
+     * the first modifier (public, static, ...) to the closing brace of its
+     * body, whitespace and comments left out, each text followed by a NUL
+     * byte; the first 16 hex digits. Reformatting keeps it, any change to
+     * the code changes it.
+     */
+    public static function methodHash(array $tokens, int $from, int $to):
+        string
+    {
+        $text = '';
+        for ($i = $from; $i <= $to; $i++) {
+            if (!in_array($tokens[$i][0], self::TRIVIA, true)) {
+                $text .= $tokens[$i][1] . "\0";
+            }
+        }
+        return substr(hash('sha256', $text), 0, 16);
+    }
+
+    /**
+     * Token hash of every method of class IndexShard in $code, lower-case
+     * name => hash (how SHARD_METHODS's hashes were computed).
+     * @return array<string, string>
+     */
+    public static function methodHashes(string $code): array
+    {
+        $tokens = self::tokens($code, 'IndexShard.php');
+        $hashes = [];
+        foreach (self::classMethods($tokens) as $name => $records) {
+            $hashes[$name] = self::methodHash($tokens, $records[0]['start'],
+                $records[0]['body_close']);
+        }
+        return $hashes;
+    }
+
+    /** Index of the "}" closing the brace block opened at $open. */
+    private static function closingBrace(array $tokens, int $open): int
+    {
+        $depth = 0;
+        $n = count($tokens);
+        for ($i = $open; $i < $n; $i++) {
+            if (self::opensBrace($tokens[$i][0])) {
+                $depth++;
+            } elseif ($tokens[$i][0] === '}' && --$depth === 0) {
+                return $i;
+            }
+        }
+        throw new YioopIntegrateRefusal("unbalanced braces");
+    }
+
+    /**
+     * The methods of class IndexShard: lower-case name => list of records
+     * (start: first modifier, function, params_open, params_close,
+     * body_open and body_close, the last two null without a body).
+     */
+    private static function classMethods(array $tokens): array
+    {
+        $n = count($tokens);
+        $namespaces = [];
+        $class = [];
+        for ($i = 0; $i < $n; $i++) {
+            $id = $tokens[$i][0];
+            if ($id === T_NAMESPACE) {
+                $j = self::next($tokens, $i);
+                if ($j < $n && $tokens[$j][0] !== T_NS_SEPARATOR) {
+                    $namespaces[] = strtolower($tokens[$j][1]) . (($tokens[
+                        self::next($tokens, $j)][0] ?? '') === ';' ? ''
+                        : ' (braced)');
+                }
+            } elseif ($id === T_CLASS) {
+                $p = self::prev($tokens, $i);
+                $j = self::next($tokens, $i);
+                if (($p < 0 || !in_array($tokens[$p][0],
+                    [T_DOUBLE_COLON, T_NEW], true)) && $j < $n
+                    && strcasecmp($tokens[$j][1], self::SHARD_CLASS) === 0) {
+                    $class[] = $i;
+                }
+            }
+        }
+        if ($namespaces !== [strtolower(self::NS)]) {
+            throw new YioopIntegrateRefusal("IndexShard.php should contain "
+                . "exactly one statement \"namespace " . self::NS . ";\"");
+        }
+        if (count($class) !== 1) {
+            throw new YioopIntegrateRefusal("IndexShard.php declares class "
+                . self::SHARD_CLASS . " " . count($class) . " times");
+        }
+        for ($open = $class[0]; $open < $n && $tokens[$open][0] !== '{';
+            $open++) {
+        }
+        $close = self::closingBrace($tokens, $open);
+        $methods = [];
+        $depth = 0;
+        for ($i = $open; $i < $close; $i++) {
+            $id = $tokens[$i][0];
+            if (self::opensBrace($id)) {
+                $depth++;
+            } elseif ($id === '}') {
+                $depth--;
+            } elseif ($depth === 1 && $id === T_FUNCTION) {
+                $j = self::next($tokens, $i);
+                if ($tokens[$j][0] === '&') {
+                    $j = self::next($tokens, $j);
+                }
+                $params_open = self::next($tokens, $j);
+                $params_close = self::matching($tokens, $params_open);
+                for ($k = $params_close + 1; $k < $close
+                    && $tokens[$k][0] !== '{' && $tokens[$k][0] !== ';';
+                    $k++) {
+                }
+                $start = $i;
+                for ($p = self::prev($tokens, $i); $p >= 0 && in_array(
+                    $tokens[$p][0], self::MODIFIERS, true);
+                    $p = self::prev($tokens, $p)) {
+                    $start = $p;
+                }
+                $body = $tokens[$k][0] === '{';
+                $methods[strtolower($tokens[$j][1])][] = ['start' => $start,
+                    'function' => $i, 'params_open' => $params_open,
+                    'params_close' => $params_close,
+                    'body_open' => $body ? $k : null,
+                    'body_close' => $body ? self::closingBrace($tokens, $k)
+                        : $k];
+            }
+        }
+        return $methods;
+    }
+
+    /** Variable names of a parameter list, "..." kept on a variadic one. */
+    private static function parameterNames(array $tokens, int $open,
+        int $close): array
+    {
+        $args = [];
+        $depth = 0;
+        $spread = false;
+        for ($i = $open + 1; $i < $close; $i++) {
+            $id = $tokens[$i][0];
+            if ($id === '(' || $id === '[') {
+                $depth++;
+            } elseif ($id === ')' || $id === ']') {
+                $depth--;
+            } elseif ($depth === 0 && $id === T_ELLIPSIS) {
+                $spread = true;
+            } elseif ($depth === 0 && $id === T_VARIABLE) {
+                $args[] = ($spread ? '...' : '') . $tokens[$i][1];
+                $spread = false;
+            }
+        }
+        return $args;
+    }
+
+    /**
+     * Which SHARD_METHODS $code lets this tool switch. Returned array:
+     * switch (name => [at: byte offset after the body's "{", indent, args]),
+     * reasons (name => why it stays on PHP), eol. Refuses a file that does
+     * not parse or has no single class IndexShard in Yioop's namespace.
+     */
+    public static function analyzeShard(string $code): array
+    {
+        $tokens = self::tokens($code, 'IndexShard.php');
+        $methods = self::classMethods($tokens);
+        $switch = [];
+        $reasons = [];
+        foreach (self::SHARD_METHODS as $name => [, $expected]) {
+            $expected = self::$shard_hashes[$name] ?? $expected;
+            $records = $methods[strtolower($name)] ?? [];
+            if (count($records) !== 1) {
+                $reasons[$name] = $records === [] ? "not declared in "
+                    . "IndexShard.php" : "declared more than once";
+                continue;
+            }
+            $fn = $records[0];
+            $hash = self::methodHash($tokens, $fn['start'],
+                $fn['body_close']);
+            if ($fn['body_open'] === null || $hash !== $expected) {
+                $reasons[$name] = "not recognised: its code differs from "
+                    . "Yioop's (token hash $hash, expected $expected)";
+                continue;
+            }
+            $after = $tokens[$fn['body_open'] + 1];
+            $nl = $after[0] === T_WHITESPACE ? strrpos($after[1], "\n")
+                : false;
+            $switch[$name] = ['at' => $tokens[$fn['body_open']][2] + 1,
+                'indent' => $nl === false ? '        '
+                    : substr($after[1], $nl + 1),
+                'args' => self::parameterNames($tokens, $fn['params_open'],
+                    $fn['params_close'])];
+        }
+        return ['switch' => $switch, 'reasons' => $reasons,
+            'eol' => strpos($code, "\r\n") !== false ? "\r\n" : "\n"];
+    }
+
+    /** Marker that ends every line inserted into IndexShard.php. */
+    private static function methodMarker(string $name): string
+    {
+        return "/* " . self::MARK . "method $name */";
+    }
+
+    /** The line inserted as the first statement of method $name. */
+    public static function shardLine(string $name, array $args): string
+    {
+        $guard = self::SHARD_GUARDS[self::SHARD_METHODS[$name][0]];
+        return "if (\\extension_loaded(\"" . self::MODULE . "\")"
+            . ($guard === '' ? '' : " && $guard") . ") { return \\"
+            . self::SHARD_NATIVE . "\\$name(" . implode(', ',
+            array_merge(['$this'], $args)) . "); } "
+            . self::methodMarker($name);
+    }
+
+    /** IndexShard.php with the planned lines inserted. */
+    public static function transformShard(string $code, array $info): string
+    {
+        $switch = $info['switch'];
+        uasort($switch, function ($a, $b) {
+            return $b['at'] <=> $a['at'];
+        });
+        foreach ($switch as $name => $at) {
+            $code = substr($code, 0, $at['at']) . $info['eol']
+                . $at['indent'] . self::shardLine($name, $at['args'])
+                . substr($code, $at['at']);
+        }
+        return $code;
+    }
+
+    /**
+     * IndexShard.php with every marked line taken out (from the line break
+     * before it to its marker), or null when it has none. Trusted only
+     * after transformShard() of the result gives the input back.
+     */
+    public static function stripShard(string $code): ?string
+    {
+        if (strpos($code, self::MARK) === false) {
+            return null;
+        }
+        preg_match_all('~/\* ' . preg_quote(self::MARK, '~')
+            . 'method \w+ \*/~', $code, $m, PREG_OFFSET_CAPTURE);
+        foreach (array_reverse($m[0]) as [$marker, $at]) {
+            $from = strrpos(substr($code, 0, $at), "\n");
+            if ($from === false) {
+                throw new YioopIntegrateRefusal("a yioop-integrate line in "
+                    . "IndexShard.php was edited by hand");
+            }
+            if ($from > 0 && $code[$from - 1] === "\r") {
+                $from--;
+            }
+            $code = substr($code, 0, $from)
+                . substr($code, $at + strlen($marker));
+        }
+        if (strpos($code, self::MARK) !== false) {
+            throw new YioopIntegrateRefusal("IndexShard.php has "
+                . "yioop-integrate markers this tool did not write (edited "
+                . "by hand)");
+        }
+        return $code;
+    }
+
+    /** Like state(), for IndexShard.php. */
+    public static function shardState(string $code): array
+    {
+        $original = self::stripShard($code);
+        if ($original === null) {
+            return ['integrated' => false,
+                'info' => self::analyzeShard($code)];
+        }
+        $info = self::analyzeShard($original);
+        if (self::transformShard($original, $info) !== $code) {
+            throw new YioopIntegrateRefusal("IndexShard.php carries "
+                . "yioop-integrate markers but differs from what this tool "
+                . "writes: it was edited by hand after integration");
+        }
+        return ['integrated' => true, 'info' => $info];
+    }
+
+    /** Switches the recognised IndexShard methods; reports on each. */
+    private static function applyShard(string $root, bool $loaded): void
+    {
+        echo "\n";
+        $path = self::locateShard($root);
+        if ($path === null) {
+            echo "IndexShard.php: none (" . self::INDEX_SHARD . " not "
+                . "found); no methods switched.\n";
+            return;
+        }
+        try {
+            $code = self::read($path);
+            $state = self::shardState($code);
+            $info = $state['info'];
+            if ($state['integrated']) {
+                echo "IndexShard.php: already switched; nothing changed.\n";
+            } elseif ($info['switch'] === []) {
+                echo "IndexShard.php: no method recognised; left unchanged."
+                    . "\n";
+            } else {
+                $new = self::transformShard($code, $info);
+                if (self::stripShard($new) !== $code) {
+                    throw new YioopIntegrateRefusal("internal check failed: "
+                        . "the edit would not be reversible");
+                }
+                self::shardState($new);
+                $lint = self::lint($new);
+                if ($lint !== null) {
+                    throw new YioopIntegrateRefusal("the edited file would "
+                        . "not pass php -l:\n$lint");
+                }
+                $backup = self::writeWithBackup($path, $code, $new);
+                echo "Edited $path (backup of the original: $backup):\n";
+            }
+        } catch (YioopIntegrateRefusal $e) {
+            echo "IndexShard.php: left unchanged, its methods stay on PHP: "
+                . $e->getMessage() . "\n";
+            return;
+        }
+        self::printShardMethods($info, $info['switch'] !== [], $loaded);
+    }
+
+    /** --check's report on IndexShard.php. */
+    private static function checkShard(string $root, bool $loaded): void
+    {
+        $path = self::locateShard($root);
+        if ($path === null) {
+            echo "IndexShard.php: none (" . self::INDEX_SHARD . " not "
+                . "found; optional); no methods switched\n";
+            return;
+        }
+        try {
+            $state = self::shardState(self::read($path));
+        } catch (YioopIntegrateRefusal $e) {
+            echo "IndexShard.php: $path\nIndexShard state: every method on "
+                . "PHP: " . $e->getMessage() . "\n";
+            return;
+        }
+        echo "IndexShard.php: $path\nIndexShard state: " . ($state[
+            'integrated'] ? "methods switched by yioop-integrate.php"
+            : "not switched (Yioop's original IndexShard.php)") . "\n";
+        self::printShardMethods($state['info'], $state['integrated'],
+            $loaded);
+    }
+
+    /** One line per SHARD_METHODS entry: native, or PHP and why. */
+    private static function printShardMethods(array $info, bool $switched,
+        bool $loaded): void
+    {
+        $width = max(array_map('strlen', array_keys(self::SHARD_METHODS)))
+            + 2;
+        foreach (self::SHARD_METHODS as $name => [$guard_key]) {
+            $native = self::SHARD_NATIVE . "\\$name";
+            $guard = self::SHARD_GUARDS[$guard_key];
+            if (isset($info['reasons'][$name])) {
+                $verdict = "PHP ({$info['reasons'][$name]})";
+            } elseif (!$switched) {
+                $verdict = "PHP (recognised, not switched yet; run this "
+                    . "tool without --check)";
+            } elseif (!$loaded) {
+                $verdict = "native when the extension is loaded"
+                    . ($guard === '' ? '' : " and $guard");
+            } elseif (!function_exists($native)) {
+                $verdict = "BROKEN: switched, but the loaded extension does "
+                    . "not define \\$native";
+            } else {
+                $verdict = "native" . ($guard === '' ? '' : " when $guard");
+            }
+            echo str_pad($name, $width) . $verdict . "\n";
+        }
+    }
+
+    /** --revert for IndexShard.php; 1 when it cannot be done. */
+    private static function revertShard(string $root): int
+    {
+        $path = self::locateShard($root);
+        if ($path === null) {
+            return 0;
+        }
+        try {
+            self::revertFile($path, [self::class, 'stripShard'],
+                function (string $original): string {
+                    return self::transformShard($original,
+                        self::analyzeShard($original));
+                });
+        } catch (YioopIntegrateRefusal $e) {
+            $backup = $path . self::BACKUP_SUFFIX;
+            fwrite(STDERR, "yioop-integrate: IndexShard.php not reverted: "
+                . $e->getMessage() . (is_file($backup) ? ". The backup "
+                . "$backup holds it as it was before integration" : "")
+                . "\n");
+            return 1;
+        }
+        return 0;
     }
 }
 

@@ -9,6 +9,13 @@
 // tool in a child php. Nothing here needs the extension, except
 // testForwardersReachNativeFunctions, which skips when no php with the
 // extension can be started.
+//
+// IndexShard.php: synthetic trees get a class IndexShard whose ten switched
+// methods have Yioop's names and parameters but this file's own bodies. The
+// tool only switches methods whose token hash it knows, so those tests run
+// it through a wrapper that sets YioopIntegrate::$shard_hashes to hashes
+// computed here, independently, from the fixture's method sources.
+// testLiveYioopTree runs the tool as shipped on a copy of YIOOP_DIR.
 
 declare(strict_types=1);
 
@@ -130,8 +137,11 @@ final class IntegrateTest extends TestCase
         return $code;
     }
 
-    /** Creates a tree with $utility as src/library/Utility.php. */
-    private function tree(string $utility): string
+    /**
+     * Creates a tree with $utility as src/library/Utility.php and, unless
+     * null, $shard as src/library/IndexShard.php.
+     */
+    private function tree(string $utility, ?string $shard = null): string
     {
         $root = $this->tempDir();
         mkdir("$root/src/library", 0777, true);
@@ -140,6 +150,9 @@ final class IntegrateTest extends TestCase
             . "namespace seekquarry\\yioop\\configs;\n\n"
             . "const NS_LIB = \"seekquarry\\\\yioop\\\\library\\\\\";\n");
         file_put_contents("$root/src/library/Utility.php", $utility);
+        if ($shard !== null) {
+            file_put_contents("$root/src/library/IndexShard.php", $shard);
+        }
         return $root;
     }
 
@@ -713,5 +726,472 @@ final class IntegrateTest extends TestCase
             }
         }
         return $found = null;
+    }
+
+    /* ------------------------------------------------------------------ */
+    /* IndexShard.php                                                     */
+    /* ------------------------------------------------------------------ */
+
+    private const DISK = '$this->read_only_from_disk';
+    /**
+     * The switched methods: name => [parameter list as declared, extra
+     * guard, arguments the native function must get after $this].
+     */
+    private const SHARD = [
+        'readBlockShardAtOffset' => ['$bytes, $cache = true', '',
+            '$bytes, $cache'],
+        'getShardSubstring' => ['$offset, $len, $cache = true', '',
+            '$offset, $len, $cache'],
+        'getShardWord' => ['$offset', '', '$offset'],
+        'getWordDocsWord' => ['$offset', self::DISK, '$offset'],
+        'getWordDocsSubstring' => ['$offset = 0, $len = 0, $cache = true',
+            self::DISK, '$offset, $len, $cache'],
+        'getDocInfoSubstring' => ['$offset = 0, $len = 0, $cache = false',
+            self::DISK, '$offset, $len, $cache'],
+        'getDocIndexOfPostingAtOffset' => ['$current', self::DISK,
+            '$current'],
+        'getPostingAtOffset' => ['$current, &$posting_start, &$posting_end',
+            self::DISK, '$current, $posting_start, $posting_end'],
+        'nextPostingOffsetDocOffset' => ["\$start_offset, \$end_offset,\n"
+            . "        \$doc_offset, \$direction = self::ASCENDING",
+            self::DISK, '$start_offset, $end_offset, $doc_offset, $direction'],
+        'getWordInfo' => ['$word_id, $raw = false', self::DISK
+            . ' && $raw && !empty($this->num_docs)', '$word_id, $raw'],
+    ];
+
+    /** Source of one fixture method, from "public" to its closing brace. */
+    private static function method(string $name): string
+    {
+        $params = self::SHARD[$name][0];
+        if ($name === 'getShardWord') { // whole body on one line
+            return "public function $name($params) { return \"php:$name\";"
+                . " }";
+        }
+        $body = $name === 'getPostingAtOffset'
+            ? "        \$posting_start = \$current - 1;\n"
+                . "        \$posting_end = \$current + 1;\n" : "";
+        return "public function $name($params)\n    {\n$body"
+            . "        return \"php:$name\";\n    }";
+    }
+
+    /**
+     * Synthetic IndexShard.php; $methods replaces the source of some
+     * methods, $eol the line ends.
+     */
+    private static function shard(array $methods = [],
+        string $eol = "\n"): string
+    {
+        $code = "<?php\n/* Synthetic stand-in for Yioop's IndexShard.php. */"
+            . "\nnamespace seekquarry\\yioop\\library;\n\n"
+            . "class IndexShard\n{\n    const ASCENDING = 1;\n"
+            . "    public \$read_only_from_disk = false;\n"
+            . "    public \$num_docs = 0;\n";
+        foreach (array_keys(self::SHARD) as $name) {
+            $code .= "    /** $name (test double) */\n    "
+                . ($methods[$name] ?? self::method($name)) . "\n";
+            if ($name === 'getShardWord') {
+                $code .= "    public function helper()\n    {\n"
+                    . "        \$f = function () { return 1; };\n"
+                    . "        return \"{\$this->num_docs}\" . \$f();\n    }\n";
+            }
+        }
+        $code .= "    public static function getWordInfoFromString(\$s)\n"
+            . "    {\n        return [\$s];\n    }\n}\n\n"
+            . "class OtherShard\n{\n    public function getWordInfo(\$word_id,"
+            . " \$raw = false)\n    {\n        return 0;\n    }\n}\n";
+        return str_replace("\n", $eol, $code);
+    }
+
+    /**
+     * The token hash the tool documents: SHA-256 over the texts of the
+     * tokens without whitespace and comments, each followed by NUL; 16 hex
+     * digits.
+     */
+    private static function tokenHash(string $source): string
+    {
+        $text = '';
+        foreach (token_get_all("<?php\n" . $source) as $t) {
+            if (is_array($t) && in_array($t[0], [T_OPEN_TAG, T_WHITESPACE,
+                T_COMMENT, T_DOC_COMMENT], true)) {
+                continue;
+            }
+            $text .= (is_array($t) ? $t[1] : $t) . "\0";
+        }
+        return substr(hash('sha256', $text), 0, 16);
+    }
+
+    /** Hashes of the unchanged fixture methods. */
+    private static function shardHashes(): array
+    {
+        $hashes = [];
+        foreach (array_keys(self::SHARD) as $name) {
+            $hashes[$name] = self::tokenHash(self::method($name));
+        }
+        return $hashes;
+    }
+
+    /** The line the tool must insert into method $name. */
+    private static function shardLine(string $name): string
+    {
+        [, $guard, $args] = self::SHARD[$name];
+        return "if (\\extension_loaded(\"yioop\")"
+            . ($guard === '' ? '' : " && $guard")
+            . ") { return \\yioop_codec\\shard\\$name(\$this, $args); } "
+            . "/* yioop-codec:method $name */";
+    }
+
+    /** Runs the tool with the fixture's hashes; [status, output]. */
+    private function shardTool(string $root, array $options = [],
+        array $flags = []): array
+    {
+        $wrapper = $this->tempDir() . '/tool.php';
+        file_put_contents($wrapper, "<?php\nrequire "
+            . var_export(realpath(self::TOOL), true) . ";\n"
+            . "YioopIntegrate::\$shard_hashes = "
+            . var_export(self::shardHashes(), true) . ";\n"
+            . "exit(YioopIntegrate::main(\$argv));\n");
+        [$status, $out, $err] = self::php(array_merge($flags,
+            [$wrapper, $root], $options));
+        return [$status, $out . $err];
+    }
+
+    private static function shardPath(string $root): string
+    {
+        return "$root/src/library/IndexShard.php";
+    }
+
+    public function testFixtureHashesMatchTheTools(): void
+    {
+        require_once self::TOOL;
+        $tool = \YioopIntegrate::methodHashes(self::shard());
+        foreach (self::shardHashes() as $name => $hash) {
+            $this->assertSame($hash, $tool[strtolower($name)], $name);
+        }
+        // comments and whitespace do not count, code does
+        $this->assertSame(self::tokenHash(self::method('getWordInfo')),
+            self::tokenHash(str_replace("\n    {", " /* x */ {\n// y\n",
+            self::method('getWordInfo'))));
+        $this->assertNotSame(self::tokenHash(self::method('getWordInfo')),
+            self::tokenHash(str_replace('php:', 'PHP:',
+            self::method('getWordInfo'))));
+    }
+
+    public static function lineEnds(): array
+    {
+        return ['LF' => ["\n"], 'CRLF' => ["\r\n"]];
+    }
+
+    /** @dataProvider lineEnds */
+    public function testShardMethodsSwitchedRevertedAndIdempotent(
+        string $eol): void
+    {
+        $utility = str_replace("\n", $eol, self::utility('2019'));
+        $original = self::shard([], $eol);
+        $root = $this->tree($utility, $original);
+        $path = self::shardPath($root);
+
+        [$status, $out] = $this->shardTool($root);
+        $this->assertSame(0, $status, $out);
+        $edited = file_get_contents($path);
+        $this->assertSame($original, file_get_contents($path
+            . '.yioop-codec.bak'));
+        $this->assertSame(count(self::SHARD),
+            substr_count($edited, 'yioop-codec:method'));
+        foreach (array_keys(self::SHARD) as $name) {
+            // the first statement of the method's body
+            $method = str_replace("\n", $eol, self::method($name));
+            $brace = strpos($method, '{') + 1;
+            $this->assertSame(1, substr_count($edited, substr($method, 0,
+                $brace) . "$eol        " . self::shardLine($name)
+                . substr($method, $brace)), $name);
+        }
+        $this->assertStringContainsString(str_replace("\n", $eol,
+            "class OtherShard\n{\n    public function getWordInfo(\$word_id,"
+            . " \$raw = false)\n    {\n        return 0;"), $edited);
+        $this->assertLints($path);
+        $this->assertNotSame($utility, file_get_contents(
+            self::utilityPath($root)));
+
+        [$status, $out] = $this->shardTool($root);
+        $this->assertSame(0, $status, $out);
+        $this->assertStringContainsString('IndexShard.php: already switched',
+            $out);
+        $this->assertSame($edited, file_get_contents($path));
+
+        [$status, $out] = $this->shardTool($root, ['--check'],
+            self::bareFlags());
+        $this->assertSame(0, $status, $out);
+        $this->assertStringContainsString('methods switched by '
+            . 'yioop-integrate', $out);
+        foreach (self::SHARD as $name => [, $guard]) {
+            $this->assertMatchesRegularExpression("~^$name +native when the "
+                . "extension is loaded" . ($guard === '' ? ''
+                : ' and ' . preg_quote($guard, '~')) . "\r?$~m", $out);
+        }
+
+        [$status, $out] = $this->shardTool($root, ['--revert']);
+        $this->assertSame(0, $status, $out);
+        $this->assertSame($original, file_get_contents($path));
+        $this->assertSame($utility, file_get_contents(
+            self::utilityPath($root)));
+        $this->assertFileDoesNotExist($path . '.yioop-codec.bak');
+    }
+
+    /**
+     * The switched methods in a child php, with \extension_loaded("yioop")
+     * replaced by true and stand-ins for the native functions that report
+     * their arguments: each guard picks the right branch, arguments
+     * (defaults and by-reference ones included) reach the native function.
+     * Without the replacement, Yioop's PHP answers every call.
+     */
+    public function testSwitchedMethodsCallNativeFunctionsUnderTheirGuards():
+        void
+    {
+        $root = $this->tree(self::utility('2019'), self::shard());
+        [$status, $out] = $this->shardTool($root);
+        $this->assertSame(0, $status, $out);
+        $switched = file_get_contents(self::shardPath($root));
+        $forced = $this->tempDir() . '/IndexShard.php';
+        file_put_contents($forced, str_replace('\\extension_loaded("yioop")',
+            'true', $switched, $count));
+        $this->assertSame(count(self::SHARD), $count);
+
+        $stubs = '';
+        foreach (array_keys(self::SHARD) as $name) {
+            $stubs .= $name === 'getPostingAtOffset'
+                ? "function $name(\$shard, \$current, &\$start, &\$end) {\n"
+                    . "    \$start = 100; \$end = 200;\n"
+                    . "    return \\json_encode(['native', \$current]); }\n"
+                : "function $name(\$shard, ...\$args) {\n"
+                    . "    return \\json_encode(['native', \\get_class("
+                    . "\$shard), ...\$args]); }\n";
+        }
+        $script = "<?php\nnamespace yioop_codec\\shard {\n$stubs}\n"
+            . 'namespace {
+            require $argv[1];
+            $s = new seekquarry\yioop\library\IndexShard();
+            $r = [];
+            foreach ([false, true] as $disk) {
+                $s->read_only_from_disk = $disk;
+                $d = $disk ? "disk" : "memory";
+                $r["$d block"] = $s->readBlockShardAtOffset(8);
+                $r["$d substring"] = $s->getShardSubstring(1, 2, false);
+                $r["$d word"] = $s->getShardWord(4);
+                $r["$d docs word"] = $s->getWordDocsWord(12);
+                $r["$d docs substring"] = $s->getWordDocsSubstring(3);
+                $r["$d info substring"] = $s->getDocInfoSubstring(5, 6);
+                $r["$d doc index"] = $s->getDocIndexOfPostingAtOffset(7);
+                $a = $b = 0;
+                $r["$d posting"] = [$s->getPostingAtOffset(9, $a, $b), $a,
+                    $b];
+                $r["$d next"] = $s->nextPostingOffsetDocOffset(1, 2, 3);
+                $r["$d info"] = $s->getWordInfo("id", true);
+                $s->num_docs = 5;
+                $r["$d info docs"] = $s->getWordInfo("id", true);
+                $r["$d info hashed"] = $s->getWordInfo("id");
+                $s->num_docs = 0;
+            }
+            echo json_encode($r);
+        }';
+        $file = $this->tempDir() . '/probe.php';
+        file_put_contents($file, $script);
+        $native = function (...$args) {
+            return json_encode(array_merge(['native'], $args));
+        };
+        $class = 'seekquarry\\yioop\\library\\IndexShard';
+        $expected = [];
+        foreach (['memory', 'disk'] as $d) {
+            $on_disk = $d === 'disk';
+            $expected += [
+                "$d block" => $native($class, 8, true),
+                "$d substring" => $native($class, 1, 2, false),
+                "$d word" => $native($class, 4),
+                "$d docs word" => $on_disk ? $native($class, 12)
+                    : 'php:getWordDocsWord',
+                "$d docs substring" => $on_disk ? $native($class, 3, 0, true)
+                    : 'php:getWordDocsSubstring',
+                "$d info substring" => $on_disk
+                    ? $native($class, 5, 6, false)
+                    : 'php:getDocInfoSubstring',
+                "$d doc index" => $on_disk ? $native($class, 7)
+                    : 'php:getDocIndexOfPostingAtOffset',
+                "$d posting" => $on_disk ? [$native(9), 100, 200]
+                    : ['php:getPostingAtOffset', 8, 10],
+                "$d next" => $on_disk ? $native($class, 1, 2, 3, 1)
+                    : 'php:nextPostingOffsetDocOffset',
+                "$d info" => 'php:getWordInfo',
+                "$d info docs" => $on_disk ? $native($class, 'id', true)
+                    : 'php:getWordInfo',
+                "$d info hashed" => 'php:getWordInfo',
+            ];
+        }
+        [$status, $out, $err] = self::php(['-n', $file, $forced]);
+        $this->assertSame(0, $status, $out . $err);
+        $this->assertSame($expected, json_decode($out, true), $err);
+
+        // as switched, in a php without the extension: Yioop's PHP only
+        [$status, $out, $err] = self::php(['-n', $file,
+            self::shardPath($root)]);
+        $this->assertSame(0, $status, $out . $err);
+        $this->assertStringNotContainsString('native', $out);
+        $this->assertSame('php:getShardWord',
+            json_decode($out, true)['disk word']);
+    }
+
+    public function testChangedMethodStaysOnPhpReformattedOneIsSwitched():
+        void
+    {
+        $changed = str_replace('php:', 'PHP:', self::method('getShardWord'));
+        $reformatted = str_replace("\n    {\n", " // reflowed\n    {\n\n",
+            str_replace(', $raw', ",\n        /* raw? */ \$raw",
+            self::method('getWordInfo')));
+        $original = self::shard(['getShardWord' => $changed,
+            'getWordInfo' => $reformatted]);
+        $root = $this->tree(self::utility('2019'), $original);
+        $path = self::shardPath($root);
+
+        [$status, $out] = $this->shardTool($root);
+        $this->assertSame(0, $status, $out);
+        $this->assertMatchesRegularExpression('~^getShardWord +PHP \(not '
+            . 'recognised: its code differs~m', $out);
+        $edited = file_get_contents($path);
+        $this->assertStringContainsString("    $changed\n", $edited);
+        $this->assertStringNotContainsString('method getShardWord ',
+            $edited);
+        $this->assertStringContainsString(self::shardLine('getWordInfo'),
+            $edited);
+        $this->assertSame(count(self::SHARD) - 1,
+            substr_count($edited, 'yioop-codec:method'));
+        $this->assertLints($path);
+
+        [$status, $out] = $this->shardTool($root, ['--check'],
+            self::bareFlags());
+        $this->assertSame(0, $status, $out);
+        $this->assertMatchesRegularExpression('~^getShardWord +PHP \(not '
+            . 'recognised: its code differs~m', $out);
+        $this->assertMatchesRegularExpression('~^getWordInfo +native~m',
+            $out);
+
+        [$status, $out] = $this->shardTool($root);
+        $this->assertSame(0, $status, $out);
+        $this->assertSame($edited, file_get_contents($path));
+        [$status, $out] = $this->shardTool($root, ['--revert']);
+        $this->assertSame(0, $status, $out);
+        $this->assertSame($original, file_get_contents($path));
+    }
+
+    public static function unusableShards(): array
+    {
+        return [
+            'no IndexShard.php' => [null, 'IndexShard.php: none'],
+            'does not parse' => [str_replace('class OtherShard',
+                'class OtherShard(', self::shard()), 'does not parse'],
+            'no class IndexShard' => [str_replace('class IndexShard',
+                'class Shard', self::shard()), 'declares class IndexShard 0'],
+            'other namespace' => [str_replace('yioop\\library;',
+                'yioop\\elsewhere;', self::shard()), 'namespace'],
+        ];
+    }
+
+    /** @dataProvider unusableShards */
+    public function testUtilitySwitchedWithoutUsableShard(?string $shard,
+        string $message): void
+    {
+        $utility = self::utility('2015');
+        $root = $this->tree($utility, $shard);
+        $path = self::shardPath($root);
+        foreach ([[], ['--check']] as $options) {
+            [$status, $out] = $this->shardTool($root, $options);
+            $this->assertSame(0, $status, $out);
+            $this->assertStringContainsString($message, $out);
+        }
+        $this->assertStringContainsString('yioop-codec:begin packPosting',
+            file_get_contents(self::utilityPath($root)));
+        $this->assertStringNotContainsString('native', substr($out,
+            (int)strpos($out, 'IndexShard.php')));
+        if ($shard !== null) {
+            $this->assertSame($shard, file_get_contents($path));
+            $this->assertFileDoesNotExist($path . '.yioop-codec.bak');
+        }
+        [$status, $out] = $this->shardTool($root, ['--revert']);
+        $this->assertSame(0, $status, $out);
+        $this->assertSame($utility, file_get_contents(
+            self::utilityPath($root)));
+    }
+
+    public function testHandEditedShardLineIsLeftAlone(): void
+    {
+        $original = self::shard();
+        $root = $this->tree(self::utility('2019'), $original);
+        $path = self::shardPath($root);
+        [$status, $out] = $this->shardTool($root);
+        $this->assertSame(0, $status, $out);
+        $tampered = str_replace('&& $this->read_only_from_disk) { return '
+            . '\\yioop_codec\\shard\\getWordDocsWord', ') { return '
+            . '\\yioop_codec\\shard\\getWordDocsWord',
+            file_get_contents($path));
+        file_put_contents($path, $tampered);
+        foreach ([[], ['--check']] as $options) {
+            [$status, $out] = $this->shardTool($root, $options);
+            $this->assertSame(0, $status, $out);
+            $this->assertStringContainsString('edited by hand', $out);
+            $this->assertSame($tampered, file_get_contents($path));
+        }
+        // the backup has the original: revert uses it
+        [$status, $out] = $this->shardTool($root, ['--revert']);
+        $this->assertSame(0, $status, $out);
+        $this->assertSame($original, file_get_contents($path));
+        // without a backup, revert refuses and leaves the file alone
+        [$status, $out] = $this->shardTool($root);
+        $this->assertSame(0, $status, $out);
+        file_put_contents($path, $tampered);
+        unlink($path . '.yioop-codec.bak');
+        [$status, $out] = $this->shardTool($root, ['--revert']);
+        $this->assertSame(1, $status, $out);
+        $this->assertStringContainsString('IndexShard.php not reverted',
+            $out);
+        $this->assertSame($tampered, file_get_contents($path));
+    }
+
+    /**
+     * The tool as shipped, on a copy of a real Yioop tree (YIOOP_DIR): its
+     * stored hashes must recognise all ten methods of Yioop's 2021 line.
+     */
+    public function testLiveYioopTree(): void
+    {
+        $dir = getenv('YIOOP_DIR') ?: null;
+        if ($dir === null) {
+            $this->markTestSkipped('Set YIOOP_DIR to a Yioop 2021 checkout '
+                . 'to switch a copy of its IndexShard.php (see README, '
+                . '"Using it with Yioop").');
+        }
+        $root = $this->tempDir();
+        mkdir("$root/src/library", 0777, true);
+        foreach (['Utility.php', 'IndexShard.php'] as $file) {
+            $this->assertFileExists("$dir/src/library/$file");
+            copy("$dir/src/library/$file", "$root/src/library/$file");
+        }
+        $originals = [self::utilityPath($root) => file_get_contents(
+            self::utilityPath($root)), self::shardPath($root) =>
+            file_get_contents(self::shardPath($root))];
+
+        [$status, $out] = self::tool($root, [], self::bareFlags());
+        $this->assertSame(0, $status, $out);
+        foreach (array_keys($originals) as $path) {
+            $this->assertLints($path);
+        }
+        $this->assertSame(count(self::SHARD), substr_count(
+            file_get_contents(self::shardPath($root)), 'yioop-codec:method'));
+        [$status, $out] = self::tool($root, ['--check'], self::bareFlags());
+        $this->assertSame(0, $status, $out);
+        foreach (array_keys(self::SHARD) as $name) {
+            $this->assertMatchesRegularExpression("~^$name +native~m", $out);
+        }
+        [$status, $out] = self::tool($root, ['--revert'], self::bareFlags());
+        $this->assertSame(0, $status, $out);
+        foreach ($originals as $path => $code) {
+            $this->assertSame($code, file_get_contents($path), $path);
+            $this->assertFileDoesNotExist($path . '.yioop-codec.bak');
+        }
     }
 }
