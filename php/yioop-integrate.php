@@ -143,8 +143,9 @@ final class YioopIntegrate
     public const SHARD_GUARDS = [
         'always' => '',
         'disk' => '$this->read_only_from_disk',
-        'disk_raw' => '$this->read_only_from_disk && $raw'
-            . ' && !empty($this->num_docs)',
+        // The native getWordInfo reads the header itself, as
+        // getShardHeader() would.
+        'disk_raw' => '$this->read_only_from_disk && $raw',
     ];
     /**
      * IndexShard methods switched to \yioop_codec\shard\NAME($this, ...):

@@ -756,7 +756,7 @@ final class IntegrateTest extends TestCase
             . "        \$doc_offset, \$direction = self::ASCENDING",
             self::DISK, '$start_offset, $end_offset, $doc_offset, $direction'],
         'getWordInfo' => ['$word_id, $raw = false', self::DISK
-            . ' && $raw && !empty($this->num_docs)', '$word_id, $raw'],
+            . ' && $raw', '$word_id, $raw'],
     ];
 
     /** Source of one fixture method, from "public" to its closing brace. */
@@ -1019,7 +1019,8 @@ final class IntegrateTest extends TestCase
                     : ['php:getPostingAtOffset', 8, 10],
                 "$d next" => $on_disk ? $native($class, 1, 2, 3, 1)
                     : 'php:nextPostingOffsetDocOffset',
-                "$d info" => 'php:getWordInfo',
+                "$d info" => $on_disk ? $native($class, 'id', true)
+                    : 'php:getWordInfo',
                 "$d info docs" => $on_disk ? $native($class, 'id', true)
                     : 'php:getWordInfo',
                 "$d info hashed" => 'php:getWordInfo',
