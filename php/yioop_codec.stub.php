@@ -149,6 +149,62 @@ namespace yioop_codec {
     function floorList(int $length): array {}
 }
 
+namespace yioop_codec\shard {
+    /*
+     * Yioop's IndexShard methods that read a shard from disk, natively.
+     * Each takes the IndexShard object first, then the method's own
+     * parameters, and returns what the method returns; php/yioop-integrate.php
+     * makes the methods call them. Blocks come from a cache shared by all
+     * shard objects on a file, keyed by the file's identity. Damaged files
+     * where Yioop throws or never returns give a ValueError.
+     */
+
+    /** IndexShard::readBlockShardAtOffset: up to 4 KiB from $bytes, or false. */
+    function readBlockShardAtOffset(object $shard, int $bytes, bool $cache = true): string|false {}
+
+    /** IndexShard::getShardSubstring: $len bytes of the file from $offset. */
+    function getShardSubstring(object $shard, int $offset, int $len, bool $cache = true): string {}
+
+    /** IndexShard::getShardWord: the 32-bit word at $offset; false past the file, null off a word boundary. */
+    function getShardWord(object $shard, int $offset): int|false|null {}
+
+    /** IndexShard::getWordDocsWord: getShardWord() within the posting lists. */
+    function getWordDocsWord(object $shard, int $offset): int|false|null {}
+
+    /** IndexShard::getWordDocsSubstring: bytes of the posting lists ($len <= 0: all). */
+    function getWordDocsSubstring(object $shard, int $offset = 0, int $len = 0, bool $cache = true): string {}
+
+    /** IndexShard::getDocInfoSubstring: bytes of the document records ($len <= 0: all). */
+    function getDocInfoSubstring(object $shard, int $offset = 0, int $len = 0, bool $cache = false): string {}
+
+    /** IndexShard::getDocIndexOfPostingAtOffset: doc index of the posting holding word $current. */
+    function getDocIndexOfPostingAtOffset(object $shard, int $current): int {}
+
+    /**
+     * IndexShard::getPostingAtOffset: the posting holding word $current.
+     *
+     * @param int $posting_start set to its first word
+     * @param int $posting_end set to its last word
+     */
+    function getPostingAtOffset(object $shard, int $current, int &$posting_start, int &$posting_end): string {}
+
+    /**
+     * IndexShard::nextPostingOffsetDocOffset: galloping search for the first
+     * posting reaching $doc_offset.
+     *
+     * @return array{0: int, 1: int}|false [posting byte offset, doc offset]
+     */
+    function nextPostingOffsetDocOffset(object $shard, int $start_offset, int $end_offset, int $doc_offset, int $direction = 1): array|false {}
+
+    /**
+     * IndexShard::getWordInfo for a raw word id, loading the header first as
+     * getShardHeader() does.
+     *
+     * @return array{0: int|null, 1: int, 2: int, 3: string}|false [first offset, last offset, count, id]
+     */
+    function getWordInfo(object $shard, string $word_id, bool $raw = false): array|false {}
+}
+
 namespace seekquarry\yioop\library {
     /**
      * The functions Yioop leaves undefined when this extension is loaded are
