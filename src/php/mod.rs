@@ -1,12 +1,16 @@
 //! The PHP binding layer: the `yioop` module, its INI settings, its phpinfo
 //! section and the functions. Everything PHP-specific lives under here.
 
+// Top-down: `functions` calls through `raw` (handlers and arguments) and
+// `convert` (PHP's conversion rules), which builds on `packed` (whole
+// lists), which builds on `zval` (single zvals by their type tag).
 mod convert;
 mod functions;
 mod info;
 mod packed;
 mod raw;
 mod settings;
+mod zval;
 
 use ext_php_rs::error::php_error;
 use ext_php_rs::flags::ErrorType;
