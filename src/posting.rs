@@ -170,10 +170,7 @@ pub fn unpack_posting(format: Format, input: &[u8], offset: i64, dedelta: bool) 
 /// postings, nearly all of them, are decoded on the stack: no allocation.
 pub fn with_posting<R>(format: Format, words: &[u8], dedelta: bool, f: impl FnOnce(Option<i64>, Positions<'_>) -> R) -> R {
     if words.len() > 4 * STACK_WORDS {
-        let mut decoded = Vec::new();
-        modified9::decode_words(words, &mut decoded);
-        let (doc_index, positions) = split_posting(format, &decoded, dedelta);
-        return f(doc_index, positions);
+        return with_long_posting(format, words, dedelta, f);
     }
     let mut buffer = [std::mem::MaybeUninit::<u32>::uninit(); 24 * STACK_WORDS];
     // SAFETY: room for 24 elements a word; only the `n` written are read.
@@ -182,6 +179,18 @@ pub fn with_posting<R>(format: Format, words: &[u8], dedelta: bool, f: impl FnOn
         std::slice::from_raw_parts(buffer.as_ptr().cast::<u32>(), n)
     };
     let (doc_index, positions) = split_posting(format, decoded, dedelta);
+    f(doc_index, positions)
+}
+
+/// [`with_posting`] for a posting too long for the stack. Rare, and kept
+/// out of line: inlined, its decoder set-up made every call's prologue
+/// longer (callgrind, `bench/instructions.sh`).
+#[cold]
+#[inline(never)]
+fn with_long_posting<R>(format: Format, words: &[u8], dedelta: bool, f: impl FnOnce(Option<i64>, Positions<'_>) -> R) -> R {
+    let mut decoded = Vec::new();
+    modified9::decode_words(words, &mut decoded);
+    let (doc_index, positions) = split_posting(format, &decoded, dedelta);
     f(doc_index, positions)
 }
 
