@@ -2,6 +2,15 @@
 //!
 //! The core modules know nothing of PHP; `php` (behind the `php` feature) is
 //! the thin binding layer that makes this the `yioop` PHP extension.
+//!
+//! - [`modified9`]: the word codec and the framing of postings into words
+//!   (its own map: the format, Yioop's loops as reference, table-driven and
+//!   SIMD decode, the fast encoder, framing).
+//! - [`posting`]: a doc index and its positions, both on-disk formats.
+//! - [`posting_list`]: many postings in one call.
+//! - [`delta`]: delta lists; [`queue_weight`]: crawl-queue weight info.
+//! - [`phpnum`]: PHP's int arithmetic, overflow to float, `(int)` casts.
+//! - [`dispatch`]: scalar or OpenCL, per call; `opencl`: the device side.
 
 pub mod delta;
 pub mod dispatch;

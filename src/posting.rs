@@ -6,13 +6,9 @@
 //! delta is below 1024: `delta + ((2^18 + doc_index) << 9)`, which sets bit 27
 //! of the element. Otherwise `doc_index + 1` is stored in front of the deltas.
 
+use crate::modified9::format::{FOLD_BASE, FOLD_FLAG, FOLD_MAX_DELTA, FOLD_MIN_DOC, FOLD_SHIFT};
 use crate::modified9::{self, EncodeError};
 use crate::phpnum::{self, Num};
-
-const FOLD_FLAG: i64 = 2 << 26;
-const FOLD_BASE: i64 = 2 << 17;
-const FOLD_MIN_DOC: i64 = 2 << 14;
-const FOLD_MAX_DELTA: i64 = 2 << 9;
 
 /// The posting formats of Yioop's release lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,7 +151,7 @@ fn can_fold(doc_index: i64, first_delta: i64) -> bool {
 }
 
 fn fold(doc_index: i64) -> i64 {
-    (FOLD_BASE + doc_index) << 9
+    (FOLD_BASE + doc_index) << FOLD_SHIFT
 }
 
 /// `unpackPosting`: the posting at `offset` and the offset after it.
@@ -174,10 +170,7 @@ pub fn unpack_posting(format: Format, input: &[u8], offset: i64, dedelta: bool) 
 /// postings, nearly all of them, are decoded on the stack: no allocation.
 pub fn with_posting<R>(format: Format, words: &[u8], dedelta: bool, f: impl FnOnce(Option<i64>, Positions<'_>) -> R) -> R {
     if words.len() > 4 * STACK_WORDS {
-        let mut decoded = Vec::new();
-        modified9::decode_words(words, &mut decoded);
-        let (doc_index, positions) = split_posting(format, &decoded, dedelta);
-        return f(doc_index, positions);
+        return with_long_posting(format, words, dedelta, f);
     }
     let mut buffer = [std::mem::MaybeUninit::<u32>::uninit(); 24 * STACK_WORDS];
     // SAFETY: room for 24 elements a word; only the `n` written are read.
@@ -186,6 +179,18 @@ pub fn with_posting<R>(format: Format, words: &[u8], dedelta: bool, f: impl FnOn
         std::slice::from_raw_parts(buffer.as_ptr().cast::<u32>(), n)
     };
     let (doc_index, positions) = split_posting(format, decoded, dedelta);
+    f(doc_index, positions)
+}
+
+/// [`with_posting`] for a posting too long for the stack. Rare, and kept
+/// out of line: inlined, its decoder set-up made every call's prologue
+/// longer (callgrind, `bench/instructions.sh`).
+#[cold]
+#[inline(never)]
+fn with_long_posting<R>(format: Format, words: &[u8], dedelta: bool, f: impl FnOnce(Option<i64>, Positions<'_>) -> R) -> R {
+    let mut decoded = Vec::new();
+    modified9::decode_words(words, &mut decoded);
+    let (doc_index, positions) = split_posting(format, &decoded, dedelta);
     f(doc_index, positions)
 }
 
@@ -267,8 +272,8 @@ impl ExactSizeIterator for Positions<'_> {}
 fn unfold(format: Format, folded: i64) -> (i64, i64) {
     match format {
         Format::Y2019 => {
-            let doc_index = (folded >> 9) - FOLD_BASE;
-            (doc_index, folded - ((FOLD_BASE + doc_index) << 9))
+            let doc_index = (folded >> FOLD_SHIFT) - FOLD_BASE;
+            (doc_index, folded - ((FOLD_BASE + doc_index) << FOLD_SHIFT))
         }
         Format::Y2015 => unfold_10_bits(folded),
     }
@@ -277,7 +282,7 @@ fn unfold(format: Format, folded: i64) -> (i64, i64) {
 /// The 2015 way, which `addDocIndexPostings` uses on both lines.
 fn unfold_10_bits(folded: i64) -> (i64, i64) {
     let delta0 = folded & (FOLD_MAX_DELTA - 1);
-    ((folded - delta0 - FOLD_FLAG) >> 9, delta0)
+    ((folded - delta0 - FOLD_FLAG) >> FOLD_SHIFT, delta0)
 }
 
 /// `addDocIndexPostings`: every posting in `postings` re-encoded with

@@ -2,19 +2,14 @@
 //! does arithmetic on, and PHP's error messages where those rules throw.
 
 use super::packed;
+use super::zval::{array_zval, long_of, long_zval};
 use crate::phpnum::Num;
-use ext_php_rs::boxed::ZBox;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 use ext_php_rs::zend::ce;
 
 pub type Fallible<T> = Result<T, PhpException>;
-
-/// php-src's IS_LONG type tag.
-pub const IS_LONG: u32 = 4;
-/// php-src's IS_ARRAY_EX: IS_ARRAY, refcounted and collectable.
-const IS_ARRAY_EX: u32 = 7 | (1 << 8) | (1 << 9);
 
 pub fn type_error(message: String) -> PhpException {
     PhpException::new(message, 0, ce::type_error())
@@ -44,7 +39,7 @@ pub fn type_name(value: &Zval) -> String {
 /// The number PHP's arithmetic takes from a value, or the TypeError that PHP 8
 /// throws for `$value <op> int` (arrays, objects, non-numeric strings).
 pub fn operand(value: &Zval, op: &str) -> Fallible<Num> {
-    if let Some(i) = packed::long_of(value) {
+    if let Some(i) = long_of(value) {
         return Ok(Num::Int(i));
     }
     let value = value.dereference();
@@ -130,16 +125,6 @@ pub fn num_zval(n: Num) -> Zval {
     z
 }
 
-/// An int zval, built directly: `set_long` would first inspect the old
-/// value, which a fresh zval does not have, and that dominated list building.
-#[inline]
-pub fn long_zval(i: i64) -> Zval {
-    let mut z = Zval::new();
-    z.value.lval = i;
-    z.u1.type_info = IS_LONG;
-    z
-}
-
 pub fn bytes_zval(bytes: &[u8]) -> Zval {
     let mut z = Zval::new();
     z.set_zend_string(ZendStr::new(bytes, false));
@@ -161,19 +146,6 @@ pub fn num_list(nums: &[Num]) -> Zval {
     array_zval(packed::list_of(nums.len(), |i| num_zval(nums[i])))
 }
 
-/// An array zval owning `array`, built directly like [`long_zval`].
-pub fn array_zval(array: ZBox<ZendHashTable>) -> Zval {
-    if array.is_immutable() {
-        let mut z = Zval::new();
-        z.set_hashtable(array);
-        return z;
-    }
-    let mut z = Zval::new();
-    z.value.arr = array.into_raw();
-    z.u1.type_info = IS_ARRAY_EX;
-    z
-}
-
 /// The values of an array in iteration order, as ints when they all are.
 pub enum Values {
     Ints(Vec<i64>),
@@ -183,13 +155,13 @@ pub enum Values {
 /// Reads an array's values as PHP numbers, for `$a - $b` style arithmetic.
 pub fn array_values(array: &ZendHashTable, op: &str) -> Fallible<Values> {
     if let Some(slots) = packed::slots(array) {
-        if let Some(ints) = slots.iter().map(packed::long_of).collect::<Option<Vec<i64>>>() {
+        if let Some(ints) = slots.iter().map(long_of).collect::<Option<Vec<i64>>>() {
             return Ok(Values::Ints(ints));
         }
         return slots.iter().map(|v| operand(v, op)).collect::<Fallible<_>>().map(Values::Nums);
     }
     let values: Vec<&Zval> = array.values().collect();
-    match values.iter().map(|v| packed::long_of(v.dereference())).collect() {
+    match values.iter().map(|v| long_of(v.dereference())).collect() {
         Some(ints) => Ok(Values::Ints(ints)),
         None => values.iter().map(|v| operand(v, op)).collect::<Fallible<_>>().map(Values::Nums),
     }

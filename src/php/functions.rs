@@ -5,10 +5,11 @@
 //! error class.
 
 use super::convert::{
-    array_values, array_zval, bytes_zval, int_list, int_operand, is_numeric, long_zval, num_list, num_zval, operand,
-    type_error, type_name, value_error, Fallible, Values,
+    array_values, bytes_zval, int_list, int_operand, is_numeric, num_list, num_zval, operand, type_error, type_name,
+    value_error, Fallible, Values,
 };
 use super::raw::{self, Param, Signature};
+use super::zval::{array_zval, long_of, long_zval};
 use super::{packed, settings};
 use crate::modified9::{self, EncodeError, PostString};
 use crate::phpnum::{self, Num};
@@ -63,7 +64,7 @@ fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible
     // path below handles any other array and differences that overflow.
     let packed_ints = with_scratch(|ints, bytes| {
         let slots = packed::slots(list)?;
-        ints.extend(slots.iter().map_while(packed::long_of));
+        ints.extend(slots.iter().map_while(long_of));
         if ints.len() != slots.len() {
             return None;
         }
@@ -491,13 +492,13 @@ fn ints_as_nums(list: &[i64]) -> Vec<Num> {
 fn int_deltas(slots: &[Zval]) -> Option<Zval> {
     let mut last = 0i64;
     for slot in slots {
-        let value = packed::long_of(slot)?;
+        let value = long_of(slot)?;
         value.checked_sub(last)?;
         last = value;
     }
     let delta = |i: usize| {
-        let previous = if i == 0 { 0 } else { packed::long_of(&slots[i - 1]).unwrap_or(0) };
-        long_zval(packed::long_of(&slots[i]).unwrap_or(0) - previous)
+        let previous = if i == 0 { 0 } else { long_of(&slots[i - 1]).unwrap_or(0) };
+        long_zval(long_of(&slots[i]).unwrap_or(0) - previous)
     };
     Some(array_zval(packed::list_of(slots.len(), delta)))
 }
@@ -661,7 +662,7 @@ fn summed_copy_of_shared_list(array: &ZendHashTable) -> Option<Zval> {
     let (mut sum, mut exact) = (0i64, true);
     let list = packed::list_of(slots.len(), |i| {
         // Element 0 stays as it is; each later one becomes itself plus the sum so far.
-        let value = packed::long_of(&slots[i]);
+        let value = long_of(&slots[i]);
         let next = if i == 0 { value } else { value.and_then(|v| v.checked_add(sum)) };
         match next {
             Some(next) if exact => sum = next,
@@ -680,7 +681,7 @@ fn de_delta_sequential(array: &mut ZendHashTable) -> Fallible<()> {
         return de_delta_by_key(array);
     };
     if dispatch.wants_device(slots.len()) {
-        if let Some(mut ints) = slots.iter().map(packed::long_of).collect::<Option<Vec<i64>>>() {
+        if let Some(mut ints) = slots.iter().map(long_of).collect::<Option<Vec<i64>>>() {
             if dispatch.de_delta(&mut ints).is_ok() {
                 slots.iter_mut().zip(ints).for_each(|(slot, v)| packed::set_long_in_place(slot, v));
                 return Ok(());
@@ -698,13 +699,13 @@ fn de_delta_sequential(array: &mut ZendHashTable) -> Fallible<()> {
 /// The int-only prefix sum, in place; returns where it had to stop (the
 /// length if it did not).
 fn de_delta_ints_in_place(slots: &mut [Zval]) -> usize {
-    let Some(mut sum) = slots.first().and_then(packed::long_of) else { return 1 };
+    let Some(mut sum) = slots.first().and_then(long_of) else { return 1 };
     let mut i = 1;
     while i < slots.len() {
         if i % packed::SLOTS_PER_LINE == 0 {
             packed::prefetch_ahead(slots, i);
         }
-        match packed::long_of(&slots[i]).and_then(|v| v.checked_add(sum)) {
+        match long_of(&slots[i]).and_then(|v| v.checked_add(sum)) {
             Some(next) => {
                 sum = next;
                 packed::set_long_in_place(&mut slots[i], next);

@@ -1,6 +1,9 @@
 //! The PHP binding layer: the `yioop` module, its INI settings, its phpinfo
 //! section and the functions. Everything PHP-specific lives under here.
 
+// Top-down: `functions` calls through `raw` (handlers and arguments) and
+// `convert` (PHP's conversion rules), which builds on `packed` (whole
+// lists), which builds on `zval` (single zvals by their type tag).
 mod convert;
 mod functions;
 mod info;
@@ -8,6 +11,7 @@ mod packed;
 mod raw;
 mod settings;
 mod shard;
+mod zval;
 
 use ext_php_rs::error::php_error;
 use ext_php_rs::flags::ErrorType;

@@ -2,7 +2,7 @@
 //! ZEND_HASH_FILL_PACKED and ZEND_HASH_PACKED_FOREACH do. Going through
 //! zend_hash_next_index_insert per element costs more than decoding does.
 
-use super::convert::IS_LONG;
+use super::zval::array_zval;
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::ffi::{_zend_new_array, zend_array_dup, HashTable};
 use ext_php_rs::types::{ZendHashTable, Zval};
@@ -88,15 +88,9 @@ pub fn separate(value: &mut Zval) -> Option<&mut ZendHashTable> {
     if is_shared(array) {
         let ht: *const HashTable = ptr::from_ref(array).cast();
         let copy = unsafe { ZBox::from_raw(zend_array_dup(ht.cast_mut()).cast::<ZendHashTable>()) };
-        *value = super::convert::array_zval(copy);
+        *value = array_zval(copy);
     }
     value.array_mut()
-}
-
-/// An int slot's value: one tag compare, no conversion.
-#[inline]
-pub fn long_of(slot: &Zval) -> Option<i64> {
-    unsafe { (slot.u1.type_info & 0xff == IS_LONG).then(|| slot.value.lval) }
 }
 
 /// Zvals per 64-byte cache line.

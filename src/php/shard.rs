@@ -5,9 +5,9 @@
 //! the object first touches its file, as Yioop's fopen does) and header
 //! fields; blocks live in the core's shared cache (`crate::shard`).
 
-use super::convert::{bytes_zval, int_operand, long_zval, value_error, Fallible};
+use super::convert::{bytes_zval, int_operand, value_error, Fallible};
 use super::packed::list_of;
-use super::convert::array_zval;
+use super::zval::{array_zval, long_zval};
 use super::raw::{self, Param, Signature};
 use crate::shard::dictionary::{self, WordInfo};
 use crate::shard::postings::WordDocs;

@@ -1,0 +1,40 @@
+//! Single zvals read and written by their type tag, as php-src's own macros
+//! do. The bottom of the binding layer: it uses nothing else of it, and
+//! `packed` (whole lists) and `convert` (PHP's conversion rules) build on it.
+
+use ext_php_rs::boxed::ZBox;
+use ext_php_rs::types::{ZendHashTable, Zval};
+
+/// php-src's IS_LONG type tag.
+pub const IS_LONG: u32 = 4;
+/// php-src's IS_ARRAY_EX: IS_ARRAY, refcounted and collectable.
+const IS_ARRAY_EX: u32 = 7 | (1 << 8) | (1 << 9);
+
+/// An int zval's value: one tag compare, no conversion.
+#[inline]
+pub fn long_of(slot: &Zval) -> Option<i64> {
+    unsafe { (slot.u1.type_info & 0xff == IS_LONG).then(|| slot.value.lval) }
+}
+
+/// An int zval, built directly: `set_long` would first inspect the old
+/// value, which a fresh zval does not have, and that dominated list building.
+#[inline]
+pub fn long_zval(i: i64) -> Zval {
+    let mut z = Zval::new();
+    z.value.lval = i;
+    z.u1.type_info = IS_LONG;
+    z
+}
+
+/// An array zval owning `array`, built directly like [`long_zval`].
+pub fn array_zval(array: ZBox<ZendHashTable>) -> Zval {
+    if array.is_immutable() {
+        let mut z = Zval::new();
+        z.set_hashtable(array);
+        return z;
+    }
+    let mut z = Zval::new();
+    z.value.arr = array.into_raw();
+    z.u1.type_info = IS_ARRAY_EX;
+    z
+}
