@@ -150,6 +150,8 @@ pub struct OpenClStatus {
     pub device: Option<String>,
     pub device_type: Option<&'static str>,
     pub compute_units: Option<u32>,
+    /// How the probe in a child process went before the context was made.
+    pub probe: Option<String>,
     /// Why there is no context, or the last run-time failure of a live one.
     pub reason: Option<String>,
     /// Device calls that failed at run time and ran scalar instead.
@@ -180,6 +182,7 @@ pub fn opencl_status(create: bool) -> OpenClStatus {
                 status.device = Some(info.device);
                 status.device_type = Some(info.device_type);
                 status.compute_units = Some(info.compute_units);
+                status.probe = Some(info.probe);
                 status.runtime_errors = info.runtime_errors;
                 status.reason = info.last_error;
             }
