@@ -24,8 +24,8 @@ use std::ffi::CStr;
 /// OpenCL path was slower at every length from 4^5 to 4^12, for decode
 /// (1.4x slower at best, 1M words: 29 ms vs 21 ms; 3x at 16M) and prefix sum
 /// (1.4x at best, 256K elements; 3.6x at 16M), so auto stays scalar. A
-/// deployment with a GPU runs that bench and sets `yioop.opencl_min_length`
-/// to the first length where OpenCL wins.
+/// deployment with a GPU runs `php bench/opencl-calibrate.php`, which
+/// prints the `yioop.opencl_min_length` to set.
 pub const DEFAULT_MIN_LENGTH: u64 = u64::MAX;
 /// [`DEFAULT_MIN_LENGTH`] spelled for the INI default.
 pub const DEFAULT_MIN_LENGTH_INI: &CStr = c"18446744073709551615";

@@ -45,7 +45,7 @@ fn opencl_rows(dispatch: &Dispatch) {
         (None, _) if dispatch.mode == Mode::Off => info_table_row!("OpenCL off because", "yioop.opencl = off"),
         (None, false) if !wanted => info_table_row!(
             "OpenCL off because",
-            "yioop.opencl = auto and no list reaches yioop.opencl_min_length (OpenCL was slower at every length measured on this build's reference machine)"
+            "yioop.opencl = auto and no list reaches yioop.opencl_min_length (OpenCL was slower at every length measured on this build's reference machine; php bench/opencl-calibrate.php measures this one)"
         ),
         _ => {}
     }
