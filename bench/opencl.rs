@@ -11,6 +11,7 @@
 use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
+use anyhow::Context as _;
 use std::hint::black_box;
 use yioop_codec::opencl::{self, OpenClContext};
 use yioop_codec::{delta, modified9};
@@ -57,8 +58,9 @@ fn deltas(n: usize) -> Vec<i64> {
     (0..n).map(|_| (rng.next() % 1000) as i64).collect()
 }
 
+/// This process's context, or None after saying why (scalar figures only).
 fn context() -> Option<&'static OpenClContext> {
-    match opencl::context() {
+    match bench_context() {
         Ok(c) => {
             let info = c.info();
             eprintln!(
@@ -67,11 +69,15 @@ fn context() -> Option<&'static OpenClContext> {
             );
             Some(c)
         }
-        Err(reason) => {
-            eprintln!("no OpenCL ({reason}): scalar figures only");
+        Err(e) => {
+            eprintln!("{e:#}: scalar figures only");
             None
         }
     }
+}
+
+fn bench_context() -> anyhow::Result<&'static OpenClContext> {
+    opencl::context().map_err(anyhow::Error::msg).context("no OpenCL context for the bench")
 }
 
 fn decode(c: &mut Criterion) {

@@ -5,7 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(php8.2-cli php8.2-dev phpunit clang libclang-dev ocl-icd-opencl-dev pocl-opencl-icd clinfo valgrind)
+# php8.2-fpm and libfcgi-bin (cgi-fcgi): tests/fpm.php runs workers under php-fpm.
+packages=(php8.2-cli php8.2-dev php8.2-fpm libfcgi-bin phpunit clang libclang-dev ocl-icd-opencl-dev
+    pocl-opencl-icd clinfo valgrind)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

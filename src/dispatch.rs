@@ -24,8 +24,8 @@ use std::ffi::CStr;
 /// OpenCL path was slower at every length from 4^5 to 4^12, for decode
 /// (1.4x slower at best, 1M words: 29 ms vs 21 ms; 3x at 16M) and prefix sum
 /// (1.4x at best, 256K elements; 3.6x at 16M), so auto stays scalar. A
-/// deployment with a GPU runs that bench and sets `yioop.opencl_min_length`
-/// to the first length where OpenCL wins.
+/// deployment with a GPU runs `php bench/opencl-calibrate.php`, which
+/// prints the `yioop.opencl_min_length` to set.
 pub const DEFAULT_MIN_LENGTH: u64 = u64::MAX;
 /// [`DEFAULT_MIN_LENGTH`] spelled for the INI default.
 pub const DEFAULT_MIN_LENGTH_INI: &CStr = c"18446744073709551615";
@@ -150,6 +150,8 @@ pub struct OpenClStatus {
     pub device: Option<String>,
     pub device_type: Option<&'static str>,
     pub compute_units: Option<u32>,
+    /// How the probe in a child process went before the context was made.
+    pub probe: Option<String>,
     /// Why there is no context, or the last run-time failure of a live one.
     pub reason: Option<String>,
     /// Device calls that failed at run time and ran scalar instead.
@@ -180,6 +182,7 @@ pub fn opencl_status(create: bool) -> OpenClStatus {
                 status.device = Some(info.device);
                 status.device_type = Some(info.device_type);
                 status.compute_units = Some(info.compute_units);
+                status.probe = Some(info.probe);
                 status.runtime_errors = info.runtime_errors;
                 status.reason = info.last_error;
             }

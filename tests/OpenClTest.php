@@ -131,4 +131,80 @@ class OpenClTest extends TestCase
         $this->assertSame('live in this process', $info['OpenCL context'], 'the parent keeps its context');
         $this->assertArrayNotHasKey('OpenCL last error', $info);
     }
+
+    /** This build's .so, as mapped into this process. */
+    private static function loadedSo(): string
+    {
+        preg_match('#\S*libyioop_codec\S*\.so\b#', (string)file_get_contents('/proc/self/maps'), $m)
+            || preg_match('#\S*yioop_codec\.so\b#', (string)file_get_contents('/proc/self/maps'), $m);
+        return $m[0] ?? '';
+    }
+
+    /**
+     * A PHP process with only $env for environment and OpenCL on: its exit
+     * status, its decode of [1,2,3], and its phpinfo reason.
+     */
+    private static function runWithEnvironment(array $env): array
+    {
+        $code = '$o = 0; echo json_encode(decodeModified9(encodeModified9([1, 2, 3]), $o)), "\n";'
+            . ' ob_start(); phpinfo(INFO_MODULES); $t = ob_get_clean();'
+            . ' preg_match("/^OpenCL off because => (.*)$/m", $t, $m); echo $m[1] ?? "", "\n";';
+        $cmd = [PHP_BINARY, '-n', '-d', 'extension=' . self::loadedSo(), '-d', 'yioop.opencl=on',
+            '-d', 'yioop.opencl_min_length=0', '-r', $code];
+        $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, $env);
+        $out = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
+        $status = proc_close($proc);
+        $lines = explode("\n", $out);
+        return [$status, $lines[0], $lines[1] ?? '', $out];
+    }
+
+    private function requirePoclWithOpenClOn(): void
+    {
+        if (self::mode() !== 'on' || self::noDriver()) {
+            $this->markTestSkipped('runs with -d yioop.opencl=on and a driver (tests/run.sh does that)');
+        }
+        if ((self::info()['OpenCL platform'] ?? '') !== 'Portable Computing Language') {
+            $this->markTestSkipped('the causes named here are PoCL\'s');
+        }
+    }
+
+    /** fpm's clear_env leaves no PATH: PoCL aborted at its first kernel link. */
+    public function testWithoutPathTheProcessLivesRunsScalarAndNamesLd(): void
+    {
+        $this->requirePoclWithOpenClOn();
+        $cache = sys_get_temp_dir() . '/yioop-no-path-' . getmypid();
+        mkdir($cache);
+        try {
+            [$status, $decoded, $reason, $all] = self::runWithEnvironment(['POCL_CACHE_DIR' => $cache]);
+        } finally {
+            exec('rm -rf ' . escapeshellarg($cache));
+        }
+        $this->assertSame(0, $status, $all);
+        $this->assertSame('[1,2,3]', $decoded);
+        $this->assertStringContainsString('no `ld` on PATH', $reason);
+        $this->assertStringContainsString('env[PATH] = /usr/bin:/bin', $reason);
+        $this->assertStringContainsString('SIGABRT', $reason);
+    }
+
+    /** fpm's workers get the pool user's HOME: PoCL finds no device when it cannot cache there. */
+    public function testWithAnUnwritableCacheDirectoryPhpinfoNamesPoclCacheDir(): void
+    {
+        $this->requirePoclWithOpenClOn();
+        [$status, $decoded, $reason, $all] = self::runWithEnvironment(
+            ['HOME' => '/proc/yioop-no-home', 'PATH' => '/usr/bin:/bin']);
+        $this->assertSame(0, $status, $all);
+        $this->assertSame('[1,2,3]', $decoded);
+        $this->assertStringContainsString('/proc/yioop-no-home/.cache/pocl/kcache (from HOME) is not writable', $reason);
+        $this->assertStringContainsString('set POCL_CACHE_DIR', $reason);
+    }
+
+    public function testALiveContextShowsItsProbe(): void
+    {
+        if (self::mode() !== 'on' || self::noDriver()) {
+            $this->markTestSkipped('runs with -d yioop.opencl=on and a driver (tests/run.sh does that)');
+        }
+        $this->assertMatchesRegularExpression('/^passed in \d+\.\d\d s \(child process, limit \d+ s\)$/',
+            self::info()['OpenCL probe'] ?? '');
+        $this->assertSame('60 s', self::info()['OpenCL probe time limit (yioop.opencl_probe_timeout)']);
+    }
 }

@@ -575,3 +575,186 @@ fn a_child_forked_before_any_opencl_makes_its_own_context() {
     }
     println!("FORK-FIRST-DONE");
 }
+
+// ---- the probe: a driver that dies or hangs takes only the child down ----
+
+mod probe_runs {
+    use std::time::{Duration, Instant};
+    use yioop_codec::opencl::probe::{self, Ending, Reporter};
+
+    const LIMIT: Duration = Duration::from_secs(20);
+
+    fn aborts(report: &Reporter) -> anyhow::Result<()> {
+        report.stage("step one");
+        report.stage("step two");
+        std::process::abort()
+    }
+
+    fn crashes(report: &Reporter) -> anyhow::Result<()> {
+        report.stage("touching null");
+        unsafe { std::ptr::null_mut::<u64>().write_volatile(1) };
+        Ok(())
+    }
+
+    fn hangs(report: &Reporter) -> anyhow::Result<()> {
+        report.stage("waiting forever");
+        loop {
+            std::thread::sleep(Duration::from_secs(1));
+        }
+    }
+
+    fn fails(report: &Reporter) -> anyhow::Result<()> {
+        report.platform("Some Platform");
+        Err(anyhow::anyhow!("inner\ncause").context("outer"))
+    }
+
+    /// Writes to its descriptors 2 and 1, as a C driver does (the test
+    /// harness captures println! before it reaches them).
+    fn passes_and_talks(_: &Reporter) -> anyhow::Result<()> {
+        for (fd, text) in [(2, "a driver's warning\n"), (1, "and its chatter\n")] {
+            unsafe { libc::write(fd, text.as_ptr().cast(), text.len()) };
+        }
+        Ok(())
+    }
+
+    fn exits_silently(_: &Reporter) -> anyhow::Result<()> {
+        unsafe { libc::_exit(3) }
+    }
+
+    #[test]
+    fn an_abort_is_reported_with_the_stage_it_happened_in() {
+        let seen = probe::run_in_child(LIMIT, aborts);
+        assert_eq!(seen.ending, Ending::Signal(libc::SIGABRT), "{seen:?}");
+        assert_eq!(seen.stage.as_deref(), Some("step two"));
+    }
+
+    #[test]
+    fn a_crash_is_reported_as_its_signal() {
+        let seen = probe::run_in_child(LIMIT, crashes);
+        assert_eq!(seen.ending, Ending::Signal(libc::SIGSEGV), "{seen:?}");
+        assert_eq!(seen.stage.as_deref(), Some("touching null"));
+    }
+
+    #[test]
+    fn a_hang_is_killed_at_the_limit() {
+        let started = Instant::now();
+        let limit = Duration::from_millis(700);
+        let seen = probe::run_in_child(limit, hangs);
+        assert_eq!(seen.ending, Ending::TimedOut(limit), "{seen:?}");
+        assert_eq!(seen.stage.as_deref(), Some("waiting forever"));
+        assert!(started.elapsed() < limit + Duration::from_secs(3), "took {:?}", started.elapsed());
+    }
+
+    #[test]
+    fn an_error_comes_back_as_its_chain_in_one_line() {
+        let seen = probe::run_in_child(LIMIT, fails);
+        assert_eq!(seen.ending, Ending::Failed("outer: inner cause".into()), "{seen:?}");
+        assert_eq!(seen.platforms, ["Some Platform"]);
+    }
+
+    #[test]
+    fn a_pass_keeps_what_the_child_wrote() {
+        let seen = probe::run_in_child(LIMIT, passes_and_talks);
+        assert_eq!(seen.ending, Ending::Passed, "{seen:?}");
+        assert!(seen.output.contains("a driver's warning") && seen.output.contains("its chatter"), "{seen:?}");
+    }
+
+    #[test]
+    fn an_exit_without_a_verdict_is_its_status() {
+        assert_eq!(probe::run_in_child(LIMIT, exits_silently).ending, Ending::Exit(3));
+    }
+}
+
+/// Runs this test binary's `test` again as `role`, with `set` variables
+/// and `removed` ones taken away.
+fn run_child_env(test: &str, role: &str, set: &[(&str, &str)], removed: &[&str], marker: &str) {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command.args([test, "--exact", "--nocapture", "--test-threads=1"]).env(CHILD, role);
+    for (k, v) in set {
+        command.env(k, v);
+    }
+    for k in removed {
+        command.env_remove(k);
+    }
+    let output = command.output().expect("the test binary runs again");
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    let done = text.contains(marker) || text.contains("SKIPPED");
+    assert!(output.status.success() && done, "child {role} failed:\n{text}");
+    for line in text.lines().filter(|l| l.contains(marker) || l.contains("SKIPPED")) {
+        println!("{role}: {line}");
+    }
+}
+
+/// Whether a reason says there is no OpenCL at all here (then the driver
+/// tests below have nothing to probe).
+fn no_opencl_at_all(reason: &str) -> bool {
+    reason.contains("no OpenCL platform")
+}
+
+#[test]
+fn without_ld_on_path_the_probe_fails_and_the_process_lives_on() {
+    const NAME: &str = "without_ld_on_path_the_probe_fails_and_the_process_lives_on";
+    if std::env::var(CHILD).as_deref() == Ok("no-ld") {
+        let reason = match opencl::context() {
+            Ok(c) => return println!("SKIPPED: {} links without ld", c.platform_name()),
+            Err(reason) if no_opencl_at_all(reason) => return println!("SKIPPED: {reason}"),
+            Err(reason) => reason,
+        };
+        if reason.contains("Portable Computing Language") || reason.contains("PoCL") {
+            assert!(reason.contains("no `ld` on PATH"), "{reason}");
+            assert!(reason.contains("env[PATH] = /usr/bin:/bin"), "{reason}");
+            assert!(reason.contains("during the first launch of the decode kernels"), "{reason}");
+        }
+        let bytes = encoded_words(3000, 9);
+        let mut out = vec![7, 7];
+        Dispatch::new(Mode::On, 0).decode_words(&bytes, &mut out);
+        assert_eq!(out, scalar_decode(&bytes));
+        println!("NO-LD-OK: {reason}");
+        return;
+    }
+    if std::env::var_os(CHILD).is_some() {
+        return;
+    }
+    let cache = std::env::temp_dir().join(format!("yioop-no-ld-{}", std::process::id()));
+    std::fs::create_dir_all(&cache).unwrap();
+    let cache_text = cache.to_str().unwrap();
+    run_child_env(NAME, "no-ld", &[("POCL_CACHE_DIR", cache_text)], &["PATH"], "NO-LD-OK");
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+#[test]
+fn an_unwritable_pocl_cache_is_named_with_its_fix() {
+    const NAME: &str = "an_unwritable_pocl_cache_is_named_with_its_fix";
+    if std::env::var(CHILD).as_deref() == Ok("no-cache") {
+        match opencl::context() {
+            Ok(c) => println!("SKIPPED: {} needs no PoCL cache", c.device_name()),
+            Err(reason) if no_opencl_at_all(reason) => println!("SKIPPED: {reason}"),
+            Err(reason) => {
+                assert!(reason.contains("/proc/yioop-no-home/.cache/pocl/kcache (from HOME)"), "{reason}");
+                assert!(reason.contains("set POCL_CACHE_DIR"), "{reason}");
+                println!("NO-CACHE-OK: {reason}");
+            }
+        }
+        return;
+    }
+    if std::env::var_os(CHILD).is_some() {
+        return;
+    }
+    run_child_env(
+        NAME,
+        "no-cache",
+        &[("HOME", "/proc/yioop-no-home")],
+        &["POCL_CACHE_DIR", "XDG_CACHE_HOME"],
+        "NO-CACHE-OK",
+    );
+}
+
+#[test]
+fn a_live_context_says_its_probe_passed() {
+    let Some(context) = device("a_live_context_says_its_probe_passed") else { return };
+    let probe = context.info().probe;
+    // Other tests of this binary may have started OpenCL first, without the
+    // global context: then there is no probe, and the summary says so.
+    assert!(probe.starts_with("passed in ") || probe.starts_with("none (OpenCL was already started"), "{probe}");
+}

@@ -28,3 +28,6 @@ phpunit -d yioop.format=2015
 phpunit -d yioop.opencl=on -d yioop.opencl_min_length=0
 # Every call asks for the device, finds no driver, and runs scalar.
 OCL_ICD_VENDORS="$no_icd" phpunit -d yioop.opencl=on -d yioop.opencl_min_length=0
+
+echo "== php-fpm"
+timeout 1200 php tests/fpm.php "$so"

@@ -13,6 +13,7 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
     info_table_row!("Posting format (yioop.format)", current.format.name());
     info_table_row!("OpenCL mode (yioop.opencl)", current.dispatch.mode.name());
     info_table_row!("OpenCL min length (yioop.opencl_min_length)", current.dispatch.min_length.to_string());
+    info_table_row!("OpenCL probe time limit (yioop.opencl_probe_timeout)", format!("{} s", settings::probe_timeout().as_secs()));
     opencl_rows(&current.dispatch);
     info_table_end!();
 }
@@ -35,13 +36,16 @@ fn opencl_rows(dispatch: &Dispatch) {
     if let Some(units) = status.compute_units {
         info_table_row!("OpenCL compute units", units.to_string());
     }
+    if let Some(probe) = &status.probe {
+        info_table_row!("OpenCL probe", probe.as_str());
+    }
     match (status.reason.as_deref(), status.live) {
         (Some(reason), true) => info_table_row!("OpenCL last error", reason),
         (Some(reason), false) => info_table_row!("OpenCL off because", reason),
         (None, _) if dispatch.mode == Mode::Off => info_table_row!("OpenCL off because", "yioop.opencl = off"),
         (None, false) if !wanted => info_table_row!(
             "OpenCL off because",
-            "yioop.opencl = auto and no list reaches yioop.opencl_min_length (OpenCL was slower at every length measured on this build's reference machine)"
+            "yioop.opencl = auto and no list reaches yioop.opencl_min_length (OpenCL was slower at every length measured on this build's reference machine; php bench/opencl-calibrate.php measures this one)"
         ),
         _ => {}
     }

@@ -29,7 +29,8 @@ pub extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
     // The CLI runs in the process that starts the module: build the OpenCL
     // context now. Forking SAPIs (php-fpm, Apache prefork) start modules
     // before fork(), and a context does not survive fork(): their workers
-    // build one on their first request instead.
+    // build one on their first request instead. Either way a probe in a
+    // child process comes first (src/opencl/probe.rs), once per process.
     if is_cli() {
         prepare_opencl();
     }
@@ -45,6 +46,8 @@ fn is_cli() -> bool {
 /// A failure is remembered and shown by phpinfo; calls then run scalar.
 fn prepare_opencl() {
     if settings::current().dispatch.may_use_device() {
+        #[cfg(feature = "opencl")]
+        crate::opencl::set_probe_limit(settings::probe_timeout());
         let _ = crate::dispatch::opencl_status(true);
     }
 }

@@ -14,11 +14,16 @@ const PER_DIR: IniEntryPermission = IniEntryPermission::PerDir.union(IniEntryPer
 pub const FORMAT: &CStr = c"yioop.format";
 pub const OPENCL: &CStr = c"yioop.opencl";
 pub const OPENCL_MIN_LENGTH: &CStr = c"yioop.opencl_min_length";
+pub const OPENCL_PROBE_TIMEOUT: &CStr = c"yioop.opencl_probe_timeout";
 
-static INI_ENTRIES: IniEntryDefs<4> = IniEntryDefs::new([
+/// Seconds; as `crate::opencl::DEFAULT_PROBE_LIMIT`.
+const DEFAULT_PROBE_TIMEOUT: u64 = 60;
+
+static INI_ENTRIES: IniEntryDefs<5> = IniEntryDefs::new([
     IniEntryDef::new(FORMAT, c"2019", PER_DIR),
     IniEntryDef::new(OPENCL, c"auto", PER_DIR),
     IniEntryDef::new(OPENCL_MIN_LENGTH, crate::dispatch::DEFAULT_MIN_LENGTH_INI, PER_DIR),
+    IniEntryDef::new(OPENCL_PROBE_TIMEOUT, c"60", PER_DIR),
     IniEntryDef::end(),
 ]);
 
@@ -43,6 +48,17 @@ pub fn ini_value(name: &CStr) -> String {
         return String::new();
     }
     unsafe { CStr::from_ptr(value) }.to_string_lossy().into_owned()
+}
+
+/// `yioop.opencl_probe_timeout`: how long the probe in a child process may
+/// take before it is killed and OpenCL stays off in this process.
+pub fn probe_timeout() -> std::time::Duration {
+    let seconds = probe_timeout_seconds(&ini_value(OPENCL_PROBE_TIMEOUT)).unwrap_or(DEFAULT_PROBE_TIMEOUT);
+    std::time::Duration::from_secs(seconds)
+}
+
+fn probe_timeout_seconds(value: &str) -> Option<u64> {
+    value.trim().parse::<u64>().ok().filter(|&s| s >= 1)
 }
 
 /// What one request runs with.
@@ -101,6 +117,12 @@ pub fn startup_problems() -> Vec<String> {
     let min_length = ini_value(OPENCL_MIN_LENGTH);
     if min_length.trim().parse::<u64>().is_err() {
         problems.push(format!("yioop.opencl_min_length: '{min_length}' is not a count, using the default"));
+    }
+    let timeout = ini_value(OPENCL_PROBE_TIMEOUT);
+    if probe_timeout_seconds(&timeout).is_none() {
+        problems.push(format!(
+            "yioop.opencl_probe_timeout: '{timeout}' is not a number of seconds (1 or more), using {DEFAULT_PROBE_TIMEOUT}"
+        ));
     }
     problems
 }
