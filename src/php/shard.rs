@@ -130,7 +130,7 @@ impl<'a> Shard<'a> {
         if header.is_empty() {
             return Ok(());
         }
-        let mut fields = header.chunks_exact(4).map(|w| i64::from(u32::from_be_bytes([w[0], w[1], w[2], w[3]])));
+        let mut fields = crate::shard::unpack_words(&header);
         for name in HEADER_FIELDS {
             match fields.next() {
                 Some(value) => self.set_long(name, value),
@@ -155,7 +155,7 @@ impl<'a> Shard<'a> {
             self.set_file_len(file.len());
             return Some(file);
         }
-        recall(path).or_else(|| ShardFile::already_open(path)).or_else(|| ShardFile::open_current(path))
+        recall(path).or_else(|| ShardFile::open_current(path))
     }
 
     fn word_docs<R>(&mut self, with: impl FnOnce(Option<&WordDocs>) -> R) -> R {

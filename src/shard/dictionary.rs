@@ -2,7 +2,7 @@
 //! id. The prefix index maps a word id's first two bytes to a range of
 //! 32-byte dictionary records, which are binary-searched by byte order.
 
-use super::{Result, ShardError, ShardFile, HEADER_LENGTH};
+use super::{unpack_words as words, Result, ShardError, ShardFile, HEADER_LENGTH};
 
 const RECORD_LEN: i64 = 32;
 const KEY_LEN: usize = 20;
@@ -20,11 +20,6 @@ pub struct WordInfo {
     pub last_offset: i64,
     pub count: i64,
     pub id: Vec<u8>,
-}
-
-/// The big-endian words of `bytes`, as `unpack("N*")` reads them.
-fn words(bytes: &[u8]) -> impl Iterator<Item = i64> + '_ {
-    bytes.chunks_exact(4).map(|w| i64::from(u32::from_be_bytes([w[0], w[1], w[2], w[3]])))
 }
 
 /// `getWordInfo($word_id, true)` on a shard read from disk whose header

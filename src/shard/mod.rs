@@ -20,6 +20,12 @@ pub const BLOCK_SIZE: i64 = 1 << BLOCK_POWER;
 /// `IndexShard::HEADER_LENGTH`.
 pub const HEADER_LENGTH: i64 = 40;
 
+/// The big-endian words of `bytes`, as `unpack("N*")` reads them (a ragged
+/// tail ignored).
+pub fn unpack_words(bytes: &[u8]) -> impl Iterator<Item = i64> + '_ {
+    bytes.chunks_exact(4).map(|w| i64::from(u32::from_be_bytes([w[0], w[1], w[2], w[3]])))
+}
+
 /// Input on which Yioop's PHP would fail or never return.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ShardError {
