@@ -38,6 +38,9 @@ namespace {
      * @param bool $dedelta undo the delta coding of the positions
      * @return array{0: int|null, 1: int[]} [doc index, positions]; the doc
      *     index is null when the posting decodes to nothing
+     * @throws ValueError for a float offset that adding 4 cannot move (-INF,
+     *     -1e300) on a word that starts a longer posting, where Yioop's
+     *     nextPostString never returns
      */
     function unpackPosting(string $posting, int &$offset, bool $dedelta = true): array {}
 
@@ -86,12 +89,19 @@ namespace {
      * Decodes the Modified9 sequence at $offset and moves $offset past it.
      *
      * @return int[]
+     * @throws ValueError for a float offset that adding 4 cannot move (-INF,
+     *     -1e300) on a word that starts a longer posting, where Yioop's
+     *     nextPostString never returns
      */
     function decodeModified9(string $input_string, int &$offset): array {}
 
     /**
      * The undecoded posting at $offset; $offset is moved past it. A posting
      * that does not start a sequence is skipped: "" and $offset + 4.
+     *
+     * @throws ValueError for a float offset that adding 4 cannot move (-INF,
+     *     -1e300) on a word that starts a longer posting, where Yioop's
+     *     nextPostString never returns
      */
     function nextPostString(string &$input_string, int &$offset): string {}
 
@@ -125,6 +135,11 @@ namespace {
      *
      * @param int $offset left where the next call would start
      * @return array<int, array{0: int|null, 1: int[]}> [doc index, positions] pairs
+     * @throws ValueError for a float offset that adding 4 cannot move (-INF,
+     *     -1e300) on a word that starts a longer posting, where Yioop's
+     *     nextPostString never returns
+     * @throws ValueError for an offset so far before the string that over
+     *     2^20 empty postings would come first, unless $max_count bounds them
      */
     function unpackPostings(string $postings, int &$offset, int $max_count = -1, bool $dedelta = true): array {}
 }
@@ -138,7 +153,8 @@ namespace yioop_codec {
 
     /**
      * Benchmark floor, not in Yioop: unpackPostings()'s framing loop with
-     * floorPosting()'s result for each posting.
+     * floorPosting()'s result for each posting, with unpackPostings()'s
+     * checks on the offset.
      */
     function floorPostings(string $postings, int &$offset, int $max_count = -1): array {}
 

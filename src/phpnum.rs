@@ -48,15 +48,20 @@ pub fn sub(a: Num, b: Num) -> Num {
     }
 }
 
+/// PHP's ZEND_DOUBLE_FITS_LONG: -2^63 <= d < 2^63. An int parameter
+/// refuses a float outside it (and NAN) with a TypeError.
+pub fn float_fits_int(d: f64) -> bool {
+    (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&d)
+}
+
 /// PHP 8's float-to-int conversion on 64-bit builds: NaN and infinities give
 /// 0, out-of-range values wrap modulo 2^64.
 pub fn float_to_int(d: f64) -> i64 {
     if !d.is_finite() {
         return 0;
     }
-    // i64::MIN..2^63 is exactly the range a truncating cast keeps intact.
-    if d >= -9.223_372_036_854_775_808e18 && d < 9.223_372_036_854_775_808e18 {
-        return d as i64;
+    if float_fits_int(d) {
+        return d as i64; // a truncating cast keeps this range intact
     }
     let two_64 = 18_446_744_073_709_551_616.0_f64;
     let mut m = d % two_64;

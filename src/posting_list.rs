@@ -3,13 +3,14 @@
 //! offset is inside the string, damaged postings included.
 
 use crate::dispatch::Dispatch;
-use crate::modified9;
+use crate::modified9::{self, NeverReturns};
 use crate::phpnum::Num;
 use crate::posting::{posting_from_decoded, Format, Posting};
 
 /// Decodes postings from `offset` until the string ends or `max_count`
 /// postings (None: no limit) have been read. Returns them and the offset
-/// where the next call would start.
+/// where the next call would start, or [`NeverReturns`] where a loop of
+/// Yioop's `unpackPosting` would never return from a call.
 pub fn unpack_postings(
     format: Format,
     dispatch: &Dispatch,
@@ -17,15 +18,15 @@ pub fn unpack_postings(
     offset: Num,
     max_count: Option<usize>,
     dedelta: bool,
-) -> (Vec<Posting>, Num) {
+) -> Result<(Vec<Posting>, Num), NeverReturns> {
     let mut postings = Vec::new();
     let mut decoded = Vec::new();
     let next = for_each_posting(input, offset, max_count, |words| {
         decoded.clear();
         dispatch.decode_words(words, &mut decoded);
         postings.push(posting_from_decoded(format, &decoded, dedelta));
-    });
-    (postings, next)
+    })?;
+    Ok((postings, next))
 }
 
 /// The loop's condition, `$offset < strlen($postings)`, for an int or float
@@ -39,15 +40,22 @@ pub fn before_end(offset: Num, len: usize) -> bool {
 
 /// The loop behind [`unpack_postings`]: hands each posting's words, as
 /// `next_post_string` frames them, to `each`, and returns the next offset.
-pub fn for_each_posting(input: &[u8], mut offset: Num, max_count: Option<usize>, mut each: impl FnMut(&[u8])) -> Num {
+/// (Without `max_count`, an offset far before the string gives one empty
+/// posting per 4 bytes of the distance: the caller bounds that.)
+pub fn for_each_posting(
+    input: &[u8],
+    mut offset: Num,
+    max_count: Option<usize>,
+    mut each: impl FnMut(&[u8]),
+) -> Result<Num, NeverReturns> {
     let mut count = 0;
     while max_count.is_none_or(|max| count < max) && before_end(offset, input.len()) {
-        let post = modified9::next_post_string_at(input, offset);
+        let post = modified9::next_post_string_at(input, offset)?;
         each(&input[post.bytes]);
         count += 1;
         offset = post.next_offset;
     }
-    offset
+    Ok(offset)
 }
 
 #[cfg(test)]
@@ -81,9 +89,18 @@ mod tests {
         input.extend([0x80, 1, 2, 3, 0xff]); // a stray continuation word and a partial word
         for start in [-9, -1, 0, 4, 8] {
             for max in [None, Some(0), Some(2)] {
-                let batch = unpack_postings(Format::Y2019, &scalar(), &input, Num::Int(start), max, true);
+                let batch = unpack_postings(Format::Y2019, &scalar(), &input, Num::Int(start), max, true).unwrap();
                 assert_eq!(batch, loop_of_unpack_posting(&input, start, max), "start {start} max {max:?}");
             }
+        }
+    }
+
+    #[test]
+    fn a_float_offset_where_yioop_never_returns_is_refused_even_with_max_count() {
+        let input = pack_posting(Format::Y2019, 5, &[300_000, 600_000], true).unwrap();
+        for max in [None, Some(5)] {
+            let batch = unpack_postings(Format::Y2019, &scalar(), &input, Num::Float(f64::NEG_INFINITY), max, true);
+            assert_eq!(batch, Err(NeverReturns), "max {max:?}");
         }
     }
 }

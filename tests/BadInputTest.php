@@ -16,7 +16,9 @@
 // - self::yioopNeverReturns(...): Yioop's code loops forever on this input;
 //   the extension throws instead: self::valueError() (a ValueError that
 //   mentions 2^62) for values of 2^62 and more, a TypeError where an array
-//   or a non-numeric string would keep Yioop's bit-length loop going.
+//   or a non-numeric string would keep Yioop's bit-length loop going, and
+//   self::offsetNeverReturns() (a ValueError that says nextPostString would
+//   read a word forever) for float offsets that adding 4 cannot move.
 // - self::knownBug(id, what Yioop does, what the extension does now): a
 //   reported bug (ids in tests/BAD_INPUT.md). The case passes once the
 //   extension does what Yioop does, is marked incomplete while it still does
@@ -93,6 +95,9 @@ final class BadInputTest extends TestCase
     /** By-reference parameters (position => name), as Yioop declares them. */
     private const BY_REF = [
         'unpackPosting' => [1 => 'offset'],
+        'unpackPostings' => [1 => 'offset'],
+        'yioop_codec\\floorPosting' => [1 => 'offset'],
+        'yioop_codec\\floorPostings' => [1 => 'offset'],
         'deDeltaList' => [0 => 'delta_list'],
         'decodeModified9' => [1 => 'offset'],
         'nextPostString' => [0 => 'input_string', 1 => 'offset'],
@@ -107,6 +112,12 @@ final class BadInputTest extends TestCase
      */
     private const POSTINGS = "\xfc\x00\x00\x06\x80\x04\x93\xe0\x40\x04\x93\xe0"
         . "\xc9\x38\x80\x03\x78\x00\x00\x07\x38\x00\x81\x11";
+
+    /** One posting of one word (continuation bits 00): POSTINGS' last. */
+    private const ONE_WORD = "\x38\x00\x81\x11";
+
+    /** A continuation word (10), which does not start a posting. */
+    private const CONTINUATION_WORD = "\x80\x04\x93\xe0";
 
     /** Length of the huge lists. */
     private const HUGE = 10_000_000;
@@ -161,7 +172,18 @@ final class BadInputTest extends TestCase
      */
     private static function valueError(): array
     {
-        return ['never'];
+        return ['never', '2^62'];
+    }
+
+    /**
+     * A ValueError saying that Yioop's nextPostString would read a word
+     * forever: what the extension throws for a float offset that adding 4
+     * cannot move (-INF, -1e300), on a word whose continuation bits say
+     * that more words follow.
+     */
+    private static function offsetNeverReturns(): array
+    {
+        return ['never', 'would read forever'];
     }
 
     /** Observed from Yioop's Utility.php: the extension must do the same. */
@@ -308,8 +330,8 @@ final class BadInputTest extends TestCase
     {
         if ($shape[0] === 'never') {
             if ($outcome[0] === 'never'
-                || ($outcome[0] === 'throws' && $outcome[1] === 'ValueError' && str_contains($outcome[2], '2^62'))) {
-                return 'throws ValueError (... 2^62 ...)';
+                || ($outcome[0] === 'throws' && $outcome[1] === 'ValueError' && str_contains($outcome[2], $shape[1]))) {
+                return "throws ValueError (... $shape[1] ...)";
             }
         }
         if ($outcome[0] === 'throws') {
@@ -539,6 +561,12 @@ final class BadInputTest extends TestCase
 
     /** @dataProvider nextPostStringOffsets */
     public function testNextPostStringOffsets(string $fn, array $args, array $expect): void
+    {
+        $this->check($fn, $args, $expect);
+    }
+
+    /** @dataProvider batchOffsets */
+    public function testBatchOffsetsWhereYioopNeverReturns(string $fn, array $args, array $expect): void
     {
         $this->check($fn, $args, $expect);
     }
@@ -1469,6 +1497,50 @@ final class BadInputTest extends TestCase
                 self::knownBug('B3',
                     self::returns([null, []], [1 => 2.5]),
                     self::returns([null, []], [1 => 3]))],
+        ] + self::offsetsAddingFourCannotMove('unpackPosting', [null, []]);
+    }
+
+    /**
+     * Float offsets so far out that adding 4 leaves them where they are
+     * (B11, B13), and string offsets that are not integers (B12), for the
+     * three functions that frame with Yioop's nextPostString. As an int, a
+     * string position of -INF, -1e300 and -2^64 is 0: the first word.
+     * $skipped is what $fn returns for a word it drops.
+     */
+    private static function offsetsAddingFourCannotMove(string $fn, mixed $skipped): array
+    {
+        $substr = self::throws(\TypeError::class, 'substr(): Argument #2 ($offset) must be of type int, float given');
+        $stringOffset = self::throws(\TypeError::class, 'Cannot access offset of type string on string');
+        return [
+            // Yioop's loop reads the first word (11) at the same offset forever.
+            'offset -INF on a first word' => [$fn, [self::POSTINGS, -INF],
+                self::yioopNeverReturns(self::offsetNeverReturns())],
+            'offset -1e300 on a first word' => [$fn, [self::POSTINGS, -1.0E+300],
+                self::yioopNeverReturns(self::offsetNeverReturns())],
+            'offset -2^64 on a first word' => [$fn, [self::POSTINGS, -1.8446744073709552E+19],
+                self::yioopNeverReturns(self::offsetNeverReturns())],
+            'offset -INF on a one-word posting' => [$fn, [self::ONE_WORD, -INF],
+                self::yioop($substr)],
+            'offset -1e300 on a one-word posting' => [$fn, [self::ONE_WORD, -1.0E+300],
+                self::yioop($substr)],
+            'offset -1e300 on a continuation word' => [$fn, [self::CONTINUATION_WORD, -1.0E+300],
+                self::yioop(self::returns($skipped, [1 => -1.0E+300]))],
+            'offset -INF on an empty string' => [$fn, ['', -INF],
+                self::yioop(self::returns($skipped, [1 => -INF]))],
+            'offset float 1e300' => [$fn, [self::POSTINGS, 1.0E+300],
+                self::yioop($substr)],
+            'offset string -1e300' => [$fn, [self::POSTINGS, '-1e300'],
+                self::yioop($stringOffset)],
+            'offset string -1e300 on a continuation word' => [$fn, [self::CONTINUATION_WORD, '-1e300'],
+                self::yioop($stringOffset)],
+            'offset string 1.0' => [$fn, [self::POSTINGS, '1.0'],
+                self::yioop($stringOffset)],
+            'offset string 1e1' => [$fn, [self::POSTINGS, '1e1'],
+                self::yioop($stringOffset)],
+            'offset string 1e0 past the end' => [$fn, [self::ONE_WORD, '1e0'],
+                self::yioop(self::returns($skipped, [1 => 5.0]))],
+            'offset string -1e300abc' => [$fn, [self::ONE_WORD, '-1e300abc'],
+                self::yioop($stringOffset)],
         ];
     }
 
@@ -2095,7 +2167,7 @@ final class BadInputTest extends TestCase
                 self::knownBug('B3',
                     self::returns([]),
                     self::returns([], [1 => 5076964154930102276]))],
-        ];
+        ] + self::offsetsAddingFourCannotMove('decodeModified9', []);
     }
 
     public static function nextPostStringWrongTypes(): array
@@ -2201,6 +2273,49 @@ final class BadInputTest extends TestCase
                 self::knownBug('B3',
                     self::returns("\x11", [1 => 2.5]),
                     self::returns("\x11", [1 => 3]))],
+        ] + self::offsetsAddingFourCannotMove('nextPostString', '');
+    }
+
+    /**
+     * unpackPostings and the benchmark floors (not in Yioop, so the live
+     * replay skips them) on the offsets of offsetsAddingFourCannotMove() and
+     * far before the string. "yioop" here means: what a loop of Yioop's
+     * unpackPosting gives; "never returns": where that loop never would.
+     */
+    public static function batchOffsets(): array
+    {
+        $floor = [0, [1, 2, 3, 4, 5, 1]];
+        $farBefore = -(1 << 40);
+        $tooMany = static fn (string $fn) => self::throws(\ValueError::class, "$fn(): Argument #2 (\$offset) is "
+            . 'so far before the start of the string that it would give over 1048576 empty postings; '
+            . 'pass a $max_count');
+        $twoPostings = "\xe0\x51\xc0\x2c\x80\x00\x00\x05";
+        return [
+            'unpackPostings, offset -INF on a first word' => ['unpackPostings', [self::POSTINGS, -INF],
+                self::yioopNeverReturns(self::offsetNeverReturns())],
+            'unpackPostings, offset -INF on a first word, max_count 5' => ['unpackPostings', [self::POSTINGS, -INF, 5],
+                self::yioopNeverReturns(self::offsetNeverReturns())],
+            'unpackPostings, offset -1e300 on a first word, max_count 5' => ['unpackPostings', [self::POSTINGS, -1.0E+300, 5],
+                self::yioopNeverReturns(self::offsetNeverReturns())],
+            'unpackPostings, offset -INF, max_count 0' => ['unpackPostings', [self::POSTINGS, -INF, 0],
+                self::yioop(self::returns([], [1 => -INF]))],
+            'unpackPostings, offset -INF on a continuation word, max_count 3' => ['unpackPostings', [self::CONTINUATION_WORD, -INF, 3],
+                self::yioop(self::returns([[null, []], [null, []], [null, []]], [1 => -INF]))],
+            'unpackPostings, offset string -1e300' => ['unpackPostings', [self::POSTINGS, '-1e300', 5],
+                self::yioop(self::throws(\TypeError::class, 'Cannot access offset of type string on string'))],
+            // A loop of unpackPosting would build 2^38 empty postings first.
+            'unpackPostings, offset -2^40' => ['unpackPostings', [$twoPostings, $farBefore],
+                self::deliberate('refused where the loop would exhaust memory', $tooMany('unpackPostings'))],
+            'floorPosting, offset -INF on a first word' => ['yioop_codec\\floorPosting', [self::POSTINGS, -INF],
+                self::yioopNeverReturns(self::offsetNeverReturns())],
+            'floorPosting, offset -INF on a one-word posting' => ['yioop_codec\\floorPosting', [self::ONE_WORD, -INF],
+                self::yioop(self::throws(\TypeError::class, 'substr(): Argument #2 ($offset) must be of type int, float given'))],
+            'floorPostings, offset -INF on a first word, max_count 5' => ['yioop_codec\\floorPostings', [self::POSTINGS, -INF, 5],
+                self::yioopNeverReturns(self::offsetNeverReturns())],
+            'floorPostings, offset -2^40' => ['yioop_codec\\floorPostings', [$twoPostings, $farBefore],
+                self::deliberate('refused where the loop would exhaust memory', $tooMany('yioop_codec\\floorPostings'))],
+            'floorPostings, offset -2^40, max_count 3' => ['yioop_codec\\floorPostings', [$twoPostings, $farBefore, 3],
+                self::yioop(self::returns([$floor, $floor, $floor], [1 => $farBefore + 12]))],
         ];
     }
 

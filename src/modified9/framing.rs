@@ -9,33 +9,55 @@ use crate::phpnum::{self, Num};
 use std::ops::Range;
 
 /// Where Yioop's `nextPostString` leaves things: the bytes it returns (a
-/// range of the input) and the new offset, which overflows into a float
-/// like any PHP int. `framed` says whether it got as far as `substr()`
-/// (a first word that starts a posting), where PHP checks the offset's type.
+/// range of the input), the new offset, which overflows into a float like
+/// any PHP int, and how far it got.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PostString {
     pub bytes: Range<usize>,
     pub next_offset: Num,
-    pub framed: bool,
+    pub reached: Reached,
 }
+
+/// How far Yioop's `nextPostString` gets. PHP checks the offset's type at
+/// the string access and at `substr()`, so a caller that takes offsets of
+/// any PHP type needs to know which of them were reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reached {
+    /// `isset($input_string[$offset + 3])` failed: the offset was only
+    /// added to.
+    Nothing,
+    /// The first byte was read (`$input_string[$offset]`), and its
+    /// continuation bits do not start a posting.
+    FirstByte,
+    /// The posting was cut out by `substr($input_string, $offset, ...)`.
+    Substr,
+}
+
+/// Yioop's `nextPostString` would never return: the offset is a float so
+/// far out (such as -INF or -1e300) that adding 4 leaves it where it is,
+/// before the end of the string, on a word whose continuation bits say that
+/// more words follow, so its loop reads that word forever.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NeverReturns;
 
 /// Yioop's `nextPostString`: the words of the posting starting at `offset`,
 /// following continuation bits; on a bad first word, nothing and a skip of
 /// four bytes. Negative offsets count from the end, as PHP string offsets do.
+/// An int offset always returns: each step moves it 4 bytes on.
 pub fn next_post_string(input: &[u8], offset: i64) -> PostString {
     let len = input.len() as i64;
-    let skip = || PostString {
+    let skip = |reached| PostString {
         bytes: 0..0,
         next_offset: phpnum::add(Num::Int(offset), Num::Int(4)),
-        framed: false,
+        reached,
     };
-    let Some(last_byte) = offset.checked_add(3) else { return skip() };
+    let Some(last_byte) = offset.checked_add(3) else { return skip(Reached::Nothing) };
     if string_index(input, last_byte).is_none() {
-        return skip();
+        return skip(Reached::Nothing);
     }
     let mut first_byte = byte_at(input, offset);
     if !starts_posting(first_byte) {
-        return skip();
+        return skip(Reached::FirstByte);
     }
     let mut end = offset + 4;
     if offset >= 0 {
@@ -46,42 +68,48 @@ pub fn next_post_string(input: &[u8], offset: i64) -> PostString {
             end += 4;
         }
         let bytes = offset as usize..end.min(len) as usize;
-        return PostString { bytes, next_offset: Num::Int(end), framed: true };
+        return PostString { bytes, next_offset: Num::Int(end), reached: Reached::Substr };
     }
     while end < len && more_words_follow(first_byte) {
         first_byte = byte_at(input, end);
         end += 4;
     }
-    PostString { bytes: substr(len, offset, end - offset), next_offset: Num::Int(end), framed: true }
+    PostString { bytes: substr(len, offset, end - offset), next_offset: Num::Int(end), reached: Reached::Substr }
 }
 
 /// [`next_post_string`] from an offset that is a PHP float (as an offset
 /// becomes once it overflows, or as a caller may pass): each string
 /// position is the float's int conversion, and the offset stays a float.
-pub fn next_post_string_float(input: &[u8], offset: f64) -> PostString {
+/// Where Yioop's loop would never end, [`NeverReturns`] instead.
+pub fn next_post_string_float(input: &[u8], offset: f64) -> Result<PostString, NeverReturns> {
     let len = input.len() as f64;
-    let skip = PostString { bytes: 0..0, next_offset: Num::Float(offset + 4.0), framed: false };
+    let skip = |reached| Ok(PostString { bytes: 0..0, next_offset: Num::Float(offset + 4.0), reached });
     let at = |position: f64| phpnum::float_to_int(position);
     if string_index(input, at(offset + 3.0)).is_none() {
-        return skip;
+        return skip(Reached::Nothing);
     }
     let mut first_byte = byte_at(input, at(offset));
     if !starts_posting(first_byte) {
-        return skip;
+        return skip(Reached::FirstByte);
     }
     let mut end = offset + 4.0;
     while end < len && more_words_follow(first_byte) {
         first_byte = byte_at(input, at(end));
-        end += 4.0;
+        let next = end + 4.0;
+        if next == end && more_words_follow(first_byte) {
+            return Err(NeverReturns); // Yioop would read this same word forever
+        }
+        end = next;
     }
     let bytes = substr(input.len() as i64, at(offset), at(end - offset));
-    PostString { bytes, next_offset: Num::Float(end), framed: true }
+    Ok(PostString { bytes, next_offset: Num::Float(end), reached: Reached::Substr })
 }
 
 /// [`next_post_string`] or [`next_post_string_float`], as the offset is.
-pub fn next_post_string_at(input: &[u8], offset: Num) -> PostString {
+#[inline]
+pub fn next_post_string_at(input: &[u8], offset: Num) -> Result<PostString, NeverReturns> {
     match offset {
-        Num::Int(i) => next_post_string(input, i),
+        Num::Int(i) => Ok(next_post_string(input, i)),
         Num::Float(f) => next_post_string_float(input, f),
     }
 }
@@ -144,10 +172,10 @@ mod tests {
         bytes.extend(words(&[3]));
         // Yioop's substr() gets $end - $offset = 8.7 - 0.7 = 7.999..., which
         // PHP truncates: seven bytes, as PHP itself returns.
-        let post = next_post_string_float(&bytes, 0.7);
+        let post = next_post_string_float(&bytes, 0.7).unwrap();
         assert_eq!((post.bytes, post.next_offset), (0..7, Num::Float(8.7)));
         // Past the end: a skip of four, still a float.
-        assert_eq!(next_post_string_float(&bytes, 1e30).next_offset, Num::Float(1e30));
+        assert_eq!(next_post_string_float(&bytes, 1e30).unwrap().next_offset, Num::Float(1e30));
     }
 
     #[test]
@@ -161,8 +189,42 @@ mod tests {
     #[test]
     fn next_post_string_past_the_end_advances_by_four() {
         let post = next_post_string(&[0, 0, 0, 1], 2);
-        assert_eq!(post, PostString { bytes: 0..0, next_offset: Num::Int(6), framed: false });
+        assert_eq!(post, PostString { bytes: 0..0, next_offset: Num::Int(6), reached: Reached::Nothing });
         let post = next_post_string(&[], i64::MAX);
         assert_eq!(post.next_offset, Num::Float(i64::MAX as f64 + 4.0));
+    }
+
+    #[test]
+    fn a_word_that_does_not_start_a_posting_is_read_then_skipped() {
+        let bytes = words(&[300_000, 300_000, 300_000]);
+        assert_eq!(next_post_string(&bytes, 4).reached, Reached::FirstByte);
+        assert_eq!(next_post_string_float(&bytes, 4.0).unwrap().reached, Reached::FirstByte);
+        assert_eq!(next_post_string(&bytes, 0).reached, Reached::Substr);
+    }
+
+    #[test]
+    fn a_float_offset_that_adding_4_cannot_move_never_returns_on_a_first_word() {
+        // -INF and -1e300 read as string position 0, where a first word
+        // (continuation bits 11) keeps Yioop's loop going, at the same word.
+        let bytes = words(&[300_000, 300_000]);
+        for offset in [f64::NEG_INFINITY, -1e300, -18_446_744_073_709_551_616.0] {
+            assert_eq!(next_post_string_float(&bytes, offset), Err(NeverReturns), "{offset}");
+            assert_eq!(next_post_string_at(&bytes, Num::Float(offset)), Err(NeverReturns));
+        }
+    }
+
+    #[test]
+    fn a_float_offset_that_adding_4_cannot_move_returns_where_the_loop_ends() {
+        // A one-word posting: the loop never runs, substr() is reached.
+        let one_word = words(&[3]);
+        let post = next_post_string_float(&one_word, f64::NEG_INFINITY).unwrap();
+        assert_eq!((post.reached, post.next_offset), (Reached::Substr, Num::Float(f64::NEG_INFINITY)));
+        // A continuation word: skipped, the offset stays.
+        let bytes = words(&[300_000, 300_000, 300_000]);
+        let post = next_post_string_float(&bytes[4..], -1e300).unwrap();
+        assert_eq!((post.reached, post.next_offset), (Reached::FirstByte, Num::Float(-1e300)));
+        // Past the end, or far before a position in the string: never loops.
+        assert_eq!(next_post_string_float(&bytes, 1e300).unwrap().reached, Reached::Substr);
+        assert_eq!(next_post_string_float(&bytes, -1e17).unwrap().reached, Reached::Nothing);
     }
 }

@@ -37,7 +37,9 @@ pub(crate) use decode::decode_words_raw;
 pub use decode::{decode_words, decode_words_with, DecodeBackend};
 pub use encode::{encode, encode_with, EncodeBackend};
 pub use format::{EncodeError, ENCODE_LIMIT};
-pub use framing::{decode, next_post_string, next_post_string_at, next_post_string_float, PostString};
+pub use framing::{
+    decode, next_post_string, next_post_string_at, next_post_string_float, NeverReturns, PostString, Reached,
+};
 pub use reference::{decode_word_reference, doc_index_of_word, encode_reference};
 pub use table_decode::{decode_word, word_elements};
 

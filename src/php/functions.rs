@@ -5,13 +5,13 @@
 //! error class.
 
 use super::convert::{
-    array_values, bytes_zval, int_list, int_operand, is_numeric, num_list, num_zval, operand, type_error, type_name,
-    value_error, Fallible, Values,
+    array_values, bytes_zval, int_list, int_operand, is_numeric, is_string_offset, num_list, num_zval, operand,
+    type_error, type_name, value_error, Fallible, Values,
 };
 use super::raw::{self, Param, Signature};
 use super::zval::{array_zval, long_of, long_zval};
 use super::{packed, settings};
-use crate::modified9::{self, EncodeError, PostString};
+use crate::modified9::{self, EncodeError, NeverReturns, PostString, Reached};
 use crate::phpnum::{self, Num};
 use crate::dispatch::Dispatch;
 use crate::posting;
@@ -95,7 +95,7 @@ raw_function!(UNPACK_POSTING, unpack_posting_handler, "unpackPosting", [Param::V
 fn unpack_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -> Fallible<Zval> {
     let settings = settings::current();
     let input = string_arg(posting, "unpackPosting", 1, "posting")?;
-    let post = frame(input, offset)?;
+    let post = frame(input, offset, "unpackPosting")?;
     let result = posting_zval(settings.format, &settings.dispatch, &input[post.bytes], dedelta);
     set_num(offset, post.next_offset);
     Ok(result)
@@ -196,7 +196,7 @@ raw_function!(DECODE_MODIFIED9, decode_modified9_handler, "decodeModified9", [Pa
 
 fn decode_modified9(input_string: &Zval, offset: &mut Zval) -> Fallible<Zval> {
     let input = string_arg(input_string, "decodeModified9", 1, "input_string")?;
-    let post = frame(input, offset)?;
+    let post = frame(input, offset, "decodeModified9")?;
     let dispatch = settings::current().dispatch;
     let list = with_decoded(&dispatch, &input[post.bytes], |decoded| {
         int_list(decoded.iter().map(|&v| i64::from(v)))
@@ -211,7 +211,7 @@ raw_function!(NEXT_POST_STRING, next_post_string_handler, "nextPostString", [Par
 
 fn next_post_string(input_string: &Zval, offset: &mut Zval) -> Fallible<Zval> {
     let input = string_arg(input_string, "nextPostString", 1, "input_string")?;
-    let post = frame(input, offset)?;
+    let post = frame(input, offset, "nextPostString")?;
     let bytes = bytes_zval(&input[post.bytes]);
     set_num(offset, post.next_offset);
     Ok(bytes)
@@ -278,21 +278,30 @@ raw_function!(UNPACK_POSTINGS, unpack_postings_handler, "unpackPostings", [Param
 fn unpack_postings(postings: &Zval, offset: &mut Zval, max_count: i64, dedelta: bool) -> Fallible<Zval> {
     let settings = settings::current();
     let input = string_arg(postings, "unpackPostings", 1, "postings")?;
+    let (start, max_count) = batch_start(input, offset, max_count, "unpackPostings")?;
+    list_postings(input, start, max_count, offset, "unpackPostings", |words| {
+        posting_zval(settings.format, &settings.dispatch, words, dedelta)
+    })
+}
+
+/// What a batch call checks before its loop, as a loop of `unpackPosting`
+/// meets it first: the offset's errors on the first posting, and a refusal
+/// where over [`MAX_EMPTY_POSTINGS`] empty postings would come before the
+/// string even starts. Gives the start offset and the count limit.
+fn batch_start(input: &[u8], offset: &Zval, max_count: i64, function: &str) -> Fallible<(Num, Option<usize>)> {
     let start = operand(offset, "+")?;
     let max_count = usize::try_from(max_count).ok();
     if max_count != Some(0) && posting_list::before_end(start, input.len()) {
-        frame(input, offset)?; // the first posting: Yioop's substr() may refuse the offset
+        frame(input, offset, function)?;
     }
     let empty = leading_empty_postings(input.len(), start).min(max_count.unwrap_or(usize::MAX));
     if empty > MAX_EMPTY_POSTINGS {
         return Err(value_error(format!(
-            "unpackPostings(): Argument #2 ($offset) is so far before the start of the string that \
+            "{function}(): Argument #2 ($offset) is so far before the start of the string that \
              it would give over {MAX_EMPTY_POSTINGS} empty postings; pass a $max_count"
         )));
     }
-    Ok(list_postings(input, start, max_count, offset, |words| {
-        posting_zval(settings.format, &settings.dispatch, words, dedelta)
-    }))
+    Ok((start, max_count))
 }
 
 /// The batch loop: `posting` of each posting framed from `start`, as a
@@ -302,13 +311,15 @@ fn list_postings(
     start: Num,
     max_count: Option<usize>,
     offset: &mut Zval,
+    function: &str,
     mut posting: impl FnMut(&[u8]) -> Zval,
-) -> Zval {
+) -> Fallible<Zval> {
     let mut list = Vec::new();
-    let next = posting_list::for_each_posting(input, start, max_count, |words| list.push(posting(words)));
+    let next = posting_list::for_each_posting(input, start, max_count, |words| list.push(posting(words)))
+        .map_err(|NeverReturns| offset_never_returns(function))?;
     set_num(offset, next);
     let mut items = list.into_iter();
-    array_zval(packed::list_of(items.len(), |_| items.next().unwrap_or_default()))
+    Ok(array_zval(packed::list_of(items.len(), |_| items.next().unwrap_or_default())))
 }
 
 /// Beyond this many empty postings before the string even starts, a batch
@@ -338,7 +349,7 @@ raw_function!(FLOOR_POSTING, floor_posting_handler, "yioop_codec\\floorPosting",
 
 fn floor_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -> Fallible<Zval> {
     let input = string_arg(posting, "yioop_codec\\floorPosting", 1, "posting")?;
-    let post = frame(input, offset)?;
+    let post = frame(input, offset, "yioop_codec\\floorPosting")?;
     set_num(offset, post.next_offset);
     let positions = [1, 2, 3, 4, 5, i64::from(dedelta)];
     Ok(pair(long_zval(0), int_list(positions.into_iter())))
@@ -352,12 +363,12 @@ raw_function!(FLOOR_POSTINGS, floor_postings_handler, "yioop_codec\\floorPosting
 });
 
 fn floor_postings(postings: &Zval, offset: &mut Zval, max_count: i64) -> Fallible<Zval> {
-    let input = string_arg(postings, "yioop_codec\\floorPostings", 1, "postings")?;
-    let start = operand(offset, "+")?;
-    let max_count = usize::try_from(max_count).ok();
-    Ok(list_postings(input, start, max_count, offset, |_| {
+    let function = "yioop_codec\\floorPostings";
+    let input = string_arg(postings, function, 1, "postings")?;
+    let (start, max_count) = batch_start(input, offset, max_count, function)?;
+    list_postings(input, start, max_count, offset, function, |_| {
         pair(long_zval(0), int_list([1, 2, 3, 4, 5, 1].into_iter()))
-    }))
+    })
 }
 
 // Benchmark floor, not in Yioop: a list of `length` ints, the result's
@@ -448,25 +459,51 @@ fn string_arg<'a>(value: &'a Zval, function: &str, position: u32, name: &str) ->
 }
 
 /// Yioop's `nextPostString` from the caller's offset, taken as Yioop's
-/// `$offset + 3` takes it (a float stays a float). Where Yioop's `substr()`
-/// is reached with an offset no int parameter accepts (NAN, INF, "12abc"),
-/// its TypeError.
-fn frame(input: &[u8], offset: &Zval) -> Fallible<PostString> {
-    let start = operand(offset, "+")?;
-    let post = modified9::next_post_string_at(input, start);
+/// `$offset + 3` takes it (a float stays a float).
+fn frame(input: &[u8], offset: &Zval, function: &str) -> Fallible<PostString> {
+    // An int: nothing on Yioop's way can throw, and the loop always ends.
+    if let Some(start) = long_of(offset) {
+        return Ok(modified9::next_post_string(input, start));
+    }
+    frame_any_offset(input, offset, function)
+}
+
+/// [`frame`] for an offset of another type, with PHP's errors in the order
+/// Yioop meets them: `$offset + 3` (arrays, non-numeric strings), the
+/// string access `$input_string[$offset]` (a string that is not an
+/// integer), Yioop's loop (a ValueError where it would never end), and
+/// `substr()`'s int parameter (NAN, floats out of the int range,
+/// leading-numeric strings).
+#[inline(never)]
+fn frame_any_offset(input: &[u8], offset: &Zval, function: &str) -> Fallible<PostString> {
+    let framing = modified9::next_post_string_at(input, operand(offset, "+")?);
+    let read_first_byte = framing.as_ref().map_or(true, |post| post.reached != Reached::Nothing);
+    if read_first_byte && offset.zend_str().is_some_and(|s| !is_string_offset(s.as_bytes())) {
+        return Err(type_error("Cannot access offset of type string on string".into()));
+    }
+    let post = framing.map_err(|NeverReturns| offset_never_returns(function))?;
     match substr_refuses(offset) {
-        Some(given) if post.framed => Err(type_error(format!(
+        Some(given) if post.reached == Reached::Substr => Err(type_error(format!(
             "substr(): Argument #2 ($offset) must be of type int, {given} given"
         ))),
         _ => Ok(post),
     }
 }
 
+/// Where Yioop's `nextPostString` would loop forever (see
+/// [`NeverReturns`]).
+fn offset_never_returns(function: &str) -> PhpException {
+    value_error(format!(
+        "{function}(): Argument #2 ($offset) is too far out for adding 4 to move it, and on a word \
+         that Yioop's nextPostString would read forever"
+    ))
+}
+
 /// The type PHP names when an int parameter refuses this offset, if it does.
 fn substr_refuses(offset: &Zval) -> Option<&'static str> {
     let offset = offset.dereference();
     if let Some(f) = offset.double().filter(|_| offset.is_double()) {
-        return (!f.is_finite()).then_some("float");
+        return (!phpnum::float_fits_int(f)).then_some("float");
     }
     let s = offset.zend_str()?;
     (!is_numeric(s.as_bytes())).then_some("string")

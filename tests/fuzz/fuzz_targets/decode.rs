@@ -97,7 +97,8 @@ fuzz_target!(|data: &[u8]| {
             // Bounded: from a hugely negative offset the loop would run for
             // ages, 4 bytes at a time, as a loop of unpackPosting would.
             let (many, end) = posting_list::unpack_postings(
-                format, &scalar, input, Num::Int(offset), Some(BATCH), dedelta);
+                format, &scalar, input, Num::Int(offset), Some(BATCH), dedelta)
+                .expect("an int offset always returns");
             let mut expected = Vec::new();
             let mut at = Num::Int(offset);
             while let Num::Int(start) = at {
