@@ -16,7 +16,7 @@ use ext_php_rs::zend::{ce, ExecuteData};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The most parameters any of these functions has.
-const MAX_ARGS: usize = 5;
+const MAX_ARGS: usize = 9;
 
 pub type Handler = extern "C" fn(&mut ExecuteData, &mut Zval);
 
