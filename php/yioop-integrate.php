@@ -146,6 +146,9 @@ final class YioopIntegrate
         // The native getWordInfo reads the header itself, as
         // getShardHeader() would.
         'disk_raw' => '$this->read_only_from_disk && $raw',
+        // The native function returns null, before changing anything, for
+        // input it leaves to Yioop's PHP (the method then carries on).
+        'declines' => '',
     ];
     /**
      * IndexShard methods switched to \yioop_codec\shard\NAME($this, ...):
@@ -164,6 +167,7 @@ final class YioopIntegrate
         'getPostingAtOffset' => ['disk', 'ee0743f3b4deef80'],
         'nextPostingOffsetDocOffset' => ['disk', 'df3ce0b443421ecb'],
         'getWordInfo' => ['disk_raw', 'e0cbd8fe1e7aa7ec'],
+        'addDocumentWords' => ['declines', 'ea656ec8cbaef6c2'],
     ];
     /**
      * When set, name => token hash replacing the hashes of SHARD_METHODS
@@ -1390,12 +1394,18 @@ final class YioopIntegrate
     /** The line inserted as the first statement of method $name. */
     public static function shardLine(string $name, array $args): string
     {
-        $guard = self::SHARD_GUARDS[self::SHARD_METHODS[$name][0]];
-        return "if (\\extension_loaded(\"" . self::MODULE . "\")"
-            . ($guard === '' ? '' : " && $guard") . ") { return \\"
-            . self::SHARD_NATIVE . "\\$name(" . implode(', ',
-            array_merge(['$this'], $args)) . "); } "
-            . self::methodMarker($name);
+        $guard_key = self::SHARD_METHODS[$name][0];
+        $guard = self::SHARD_GUARDS[$guard_key];
+        $call = "\\" . self::SHARD_NATIVE . "\\$name(" . implode(', ',
+            array_merge(['$this'], $args)) . ")";
+        $loaded = "\\extension_loaded(\"" . self::MODULE . "\")";
+        if ($guard_key === 'declines') {
+            return "if ($loaded && (\$yioop_codec_result = $call) !== null) "
+                . "{ return \$yioop_codec_result; } "
+                . self::methodMarker($name);
+        }
+        return "if ($loaded" . ($guard === '' ? '' : " && $guard")
+            . ") { return $call; } " . self::methodMarker($name);
     }
 
     /** IndexShard.php with the planned lines inserted. */

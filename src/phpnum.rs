@@ -54,6 +54,22 @@ pub fn float_fits_int(d: f64) -> bool {
     (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&d)
 }
 
+/// The int a string array key becomes (php-src's ZEND_HANDLE_NUMERIC_STR):
+/// a canonical decimal (optional `-`, no leading zeros, not `-0`) within
+/// the int range. Any other string stays a string key.
+pub fn integer_key(s: &[u8]) -> Option<i64> {
+    let digits = s.strip_prefix(b"-").unwrap_or(s);
+    let canonical = match digits {
+        [b'0'] => s.len() == 1,
+        [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
+        _ => false,
+    };
+    if !canonical {
+        return None;
+    }
+    std::str::from_utf8(s).ok()?.parse().ok()
+}
+
 /// PHP 8's float-to-int conversion on 64-bit builds: NaN and infinities give
 /// 0, out-of-range values wrap modulo 2^64.
 pub fn float_to_int(d: f64) -> i64 {
@@ -119,6 +135,17 @@ pub fn shl(a: i64, bits: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integer_keys_are_canonical_decimals_in_range() {
+        assert_eq!(integer_key(b"123"), Some(123));
+        assert_eq!(integer_key(b"-5"), Some(-5));
+        assert_eq!(integer_key(b"0"), Some(0));
+        assert_eq!(integer_key(b"9223372036854775807"), Some(i64::MAX));
+        for s in [&b"-0"[..], b"007", b"+1", b" 1", b"1.0", b"", b"-", b"9223372036854775808", b"1a"] {
+            assert_eq!(integer_key(s), None, "{:?}", String::from_utf8_lossy(s));
+        }
+    }
 
     #[test]
     fn add_overflows_into_float() {

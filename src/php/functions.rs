@@ -43,7 +43,7 @@ raw_function!(PACK_POSTING, pack_posting_handler, "packPosting", [Param::Value("
     pack_posting(doc_index, position_list, delta)
 });
 
-fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible<Zval> {
+pub(super) fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible<Zval> {
     let doc_index = encodable_int(operand(doc_index, "+")?, 1, "packPosting")?;
     let format = settings::current().format;
     let list = match position_list.array() {

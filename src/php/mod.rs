@@ -6,11 +6,13 @@
 // lists), which builds on `zval` (single zvals by their type tag).
 mod convert;
 mod functions;
+mod hash_prefetch;
 mod info;
 mod packed;
 mod raw;
 mod settings;
 mod shard;
+mod shard_build;
 mod zval;
 
 use ext_php_rs::error::php_error;
@@ -74,5 +76,5 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .request_startup_function(request_startup)
         .shutdown_function(shutdown)
         .info_function(info::module_info);
-    shard::register(functions::register(module))
+    shard_build::register(shard::register(functions::register(module)))
 }

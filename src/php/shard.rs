@@ -32,6 +32,13 @@ extern "C" {
         name_length: usize,
         value: zend_long,
     );
+    fn zend_update_property(
+        scope: *mut ext_php_rs::ffi::zend_class_entry,
+        object: *mut zend_object,
+        name: *const c_char,
+        name_length: usize,
+        value: *mut zval,
+    );
     fn zend_update_property_null(
         scope: *mut ext_php_rs::ffi::zend_class_entry,
         object: *mut zend_object,
@@ -71,10 +78,10 @@ macro_rules! shard_function {
 }
 
 /// The shard object a call was given.
-struct Shard<'a>(&'a mut ZendObject);
+pub(super) struct Shard<'a>(pub(super) &'a mut ZendObject);
 
 impl<'a> Shard<'a> {
-    fn of(value: &'a mut Zval, function: &str) -> Fallible<Shard<'a>> {
+    pub(super) fn of(value: &'a mut Zval, function: &str) -> Fallible<Shard<'a>> {
         let value = value.dereference_mut();
         if !value.is_object() {
             return Err(super::convert::type_error(format!(
@@ -85,7 +92,11 @@ impl<'a> Shard<'a> {
         Ok(Shard(value.object_mut().expect("checked above")))
     }
 
-    fn property(&self, name: &str) -> Option<&Zval> {
+    pub(super) fn property(&self, name: &str) -> Option<&Zval> {
+        self.property_ptr(name).map(|p| unsafe { &*p })
+    }
+
+    fn property_ptr(&self, name: &str) -> Option<*mut Zval> {
         let object = self.0 as *const ZendObject as *mut zend_object;
         let mut rv = Zval::new();
         let found = unsafe {
@@ -96,11 +107,31 @@ impl<'a> Shard<'a> {
         if found.is_null() || std::ptr::eq(found.cast::<Zval>(), &rv) {
             return None;
         }
-        Some(unsafe { &*found.cast::<Zval>() })
+        Some(found.cast::<Zval>())
+    }
+
+    /// A declared property's slot, for writing in place (references
+    /// followed). None for anything else: a dynamic property, or an unset
+    /// one, which PHP reads from a shared global.
+    pub(super) fn property_slot(&mut self, name: &str) -> Option<&mut Zval> {
+        let found = self.property_ptr(name)?;
+        let object = std::ptr::from_mut(self.0).cast::<zend_object>();
+        let declared = unsafe {
+            let first = (*object).properties_table.as_mut_ptr().cast::<Zval>();
+            let count = (*(*object).ce).default_properties_count as usize;
+            found >= first && found < first.add(count)
+        };
+        declared.then(|| unsafe { &mut *found }.dereference_mut())
+    }
+
+    /// `$this->name = $value`.
+    pub(super) fn set_property(&mut self, name: &str, mut value: Zval) {
+        let object = self.0 as *mut ZendObject as *mut zend_object;
+        unsafe { zend_update_property((*object).ce, object, name.as_ptr().cast(), name.len(), std::ptr::from_mut(&mut value).cast()) };
     }
 
     /// An int header field as PHP's arithmetic reads it (unset is 0).
-    fn int_field(&self, name: &str) -> i64 {
+    pub(super) fn int_field(&self, name: &str) -> i64 {
         self.property(name).and_then(|v| v.coerce_to_long()).unwrap_or(0)
     }
 

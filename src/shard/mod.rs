@@ -8,6 +8,7 @@
 //! dictionary (32-byte records: a 20-byte word id, then generation, first
 //! offset and length), word_docs (Modified9 postings) and doc_infos.
 
+pub mod build;
 pub mod dictionary;
 pub mod file;
 pub mod postings;

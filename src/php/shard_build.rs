@@ -1,0 +1,360 @@
+//! `yioop_codec\shard\addDocumentWords`: IndexShard's add of one document,
+//! natively. The shard's state stays in the object's PHP properties, where
+//! the rest of Yioop (save(), appendIndexShard(), ...) reads it; they are
+//! updated in place through PHP's own operators (`concat_function` for
+//! `.=`, `increment_function` for `++`, `add_function` for `+=`), so every
+//! value is the one Yioop's statements would leave.
+//!
+//! Input outside Yioop's normal types (see `check_inputs`) returns null
+//! before anything changes, and the switched-over method then runs Yioop's
+//! PHP on it: odd input gets Yioop's behaviour by construction.
+
+use super::convert::{bytes_zval, Fallible};
+use super::hash_prefetch;
+use super::raw::{self, Param, Signature};
+use super::shard::Shard;
+use super::zval::{array_zval, long_of, long_zval};
+use crate::phpnum;
+use crate::shard::build;
+use ext_php_rs::ffi::{zend_hash_index_find, zend_hash_str_find, zend_string, zval, HashTable};
+use ext_php_rs::flags::DataType;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
+use ext_php_rs::zend::ExecuteData;
+use std::mem::ManuallyDrop;
+
+extern "C" {
+    fn concat_function(result: *mut zval, op1: *mut zval, op2: *mut zval) -> i32;
+    fn increment_function(op: *mut zval) -> i32;
+    fn add_function(result: *mut zval, op1: *mut zval, op2: *mut zval) -> i32;
+    fn zend_hash_lookup(ht: *mut HashTable, key: *mut zend_string) -> *mut zval;
+    fn zend_string_hash_func(s: *mut zend_string) -> u64;
+}
+
+/// php-src's HASH_FLAG_PACKED.
+const HASH_FLAG_PACKED: u32 = 1 << 2;
+/// php-src's type tags.
+const IS_UNDEF: u8 = 0;
+const IS_NULL: u8 = 1;
+const IS_REFERENCE: u8 = 10;
+
+static ADD: Signature = Signature {
+    name: "yioop_codec\\shard\\addDocumentWords",
+    params: &[
+        Param::Value("shard"),
+        Param::Value("doc_keys"),
+        Param::Value("summary_offset"),
+        Param::Value("word_lists"),
+        Param::Value("meta_ids"),
+        Param::Value("is_doc"),
+        Param::Value("rank"),
+        Param::Value("description_scores"),
+        Param::Value("user_ranks"),
+    ],
+    returns: DataType::Mixed,
+};
+
+extern "C" fn add_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &ADD, add_document_words);
+}
+
+pub fn register(module: ModuleBuilder) -> ModuleBuilder {
+    module.function(ADD.function(add_handler))
+}
+
+/// An array key as PHP holds it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Key<'a> {
+    Int(i64),
+    Str(&'a [u8]),
+}
+
+impl Key<'_> {
+    /// The key as a string, as `crawlHashWord` receives it.
+    fn with_bytes<R>(self, f: impl FnOnce(&[u8]) -> R) -> R {
+        match self {
+            Key::Str(s) => f(s),
+            Key::Int(i) => f(i.to_string().as_bytes()),
+        }
+    }
+}
+
+/// `$array[$value]`'s key for a meta id, or None for a type this function
+/// leaves to Yioop's PHP.
+fn meta_key(value: &Zval) -> Option<Key<'_>> {
+    if let Some(i) = long_of(value) {
+        return Some(Key::Int(i));
+    }
+    let s = value.zend_str()?.as_bytes();
+    Some(phpnum::integer_key(s).map_or(Key::Str(s), Key::Int))
+}
+
+/// Every key and value slot of `array`, in order (references not followed).
+fn entries(array: &ZendHashTable) -> Vec<(Key<'_>, &Zval)> {
+    let ht: *const HashTable = std::ptr::from_ref(array).cast();
+    let mut out = Vec::with_capacity(array.len());
+    unsafe {
+        let used = (*ht).nNumUsed as usize;
+        if (*ht).u.flags & HASH_FLAG_PACKED != 0 {
+            let slots = (*ht).__bindgen_anon_1.arPacked.cast::<Zval>();
+            for i in 0..used {
+                let value = &*slots.add(i);
+                if value.u1.v.type_ != IS_UNDEF {
+                    out.push((Key::Int(i as i64), value));
+                }
+            }
+        } else {
+            let buckets = (*ht).__bindgen_anon_1.arData;
+            for i in 0..used {
+                let bucket = &*buckets.add(i);
+                let value = &*std::ptr::from_ref(&bucket.val).cast::<Zval>();
+                if value.u1.v.type_ == IS_UNDEF {
+                    continue;
+                }
+                let key = if bucket.key.is_null() {
+                    Key::Int(bucket.h as i64)
+                } else {
+                    let s = bucket.key;
+                    Key::Str(std::slice::from_raw_parts((*s).val.as_ptr().cast::<u8>(), (*s).len))
+                };
+                out.push((key, value));
+            }
+        }
+    }
+    out
+}
+
+/// The slot of `$array[$key]`, as PHP finds it.
+fn find(array: &ZendHashTable, key: Key) -> Option<*const Zval> {
+    let ht: *const HashTable = std::ptr::from_ref(array).cast();
+    let found = unsafe {
+        match key {
+            Key::Int(i) => zend_hash_index_find(ht, i as u64),
+            Key::Str(s) => zend_hash_str_find(ht, s.as_ptr().cast(), s.len()),
+        }
+    };
+    (!found.is_null()).then_some(found.cast::<Zval>().cast_const())
+}
+
+/// The word lists with the meta ids added as `$word_lists[$meta_id] = []`
+/// would: an existing key keeps its place and gets an empty list (`None`
+/// here), a new one is appended. None where a meta id is neither an int nor
+/// a string.
+fn words_and_meta<'a>(word_lists: &'a ZendHashTable, meta_ids: &'a ZendHashTable) -> Option<Vec<(Key<'a>, Option<&'a Zval>)>> {
+    let metas = entries(meta_ids).into_iter().map(|(_, m)| meta_key(m.dereference())).collect::<Option<Vec<Key>>>()?;
+    // The lists a meta id empties, by slot: a few lookups a document
+    // rather than a test per word.
+    let emptied: Vec<*const Zval> = metas.iter().filter_map(|&k| find(word_lists, k)).collect();
+    let mut all: Vec<(Key, Option<&Zval>)> = entries(word_lists)
+        .into_iter()
+        .map(|(key, slot)| (key, (!emptied.contains(&std::ptr::from_ref(slot))).then(|| slot.dereference())))
+        .collect();
+    let mut appended: Vec<Key> = Vec::new();
+    for key in metas {
+        if find(word_lists, key).is_none() && !appended.contains(&key) {
+            appended.push(key);
+            all.push((key, None));
+        }
+    }
+    Some(all)
+}
+
+/// The arguments, once they are known to be of the types Yioop passes.
+struct Document<'a> {
+    doc_keys: &'a [u8],
+    summary_offset: i64,
+    words: Vec<(Key<'a>, Option<&'a Zval>)>,
+    is_doc: bool,
+    rank: Option<i64>,
+}
+
+/// The inputs this function takes; None for anything else (Yioop's PHP then
+/// runs): a string of keys, an int summary offset, arrays of word lists
+/// (each an array) and meta ids (ints or strings), rank false or an int.
+fn check_inputs<'a>(args: &[&'a Zval; 8]) -> Option<Document<'a>> {
+    let [doc_keys, summary_offset, word_lists, meta_ids, is_doc, rank, ..] = *args;
+    let words = words_and_meta(word_lists.array()?, meta_ids.array()?)?;
+    if words.iter().any(|(_, list)| list.is_some_and(|l| !l.is_array())) {
+        return None;
+    }
+    let rank = match rank.bool() {
+        Some(false) => None,
+        _ => Some(long_of(rank)?),
+    };
+    Some(Document {
+        doc_keys: doc_keys.zend_str()?.as_bytes(),
+        summary_offset: long_of(summary_offset)?,
+        words,
+        is_doc: is_doc.coerce_to_bool(),
+        rank,
+    })
+}
+
+/// The shard properties written here, by name.
+const ARRAYS: [&str; 2] = ["words", "num_docs_word"];
+const COUNTERS: [&str; 7] =
+    ["docids_len", "word_docs_len", "num_docs", "num_link_docs", "len_all_docs", "len_all_link_docs", "doc_infos"];
+
+/// Whether the shard's properties hold what IndexShard's constructor puts
+/// there: arrays (or null, which `$a[$k] = ...` turns into one), ints, and
+/// the doc_infos string.
+fn shard_state_is_plain(shard: &Shard) -> bool {
+    let arrays = ARRAYS.iter().all(|name| shard.property(name).is_some_and(|v| v.is_array() || v.is_null()));
+    let counters = COUNTERS[..6].iter().all(|name| shard.property(name).and_then(long_of).is_some());
+    arrays && counters && shard.property("doc_infos").is_some_and(Zval::is_string)
+}
+
+fn bool_zval(b: bool) -> Zval {
+    let mut z = Zval::new();
+    z.set_bool(b);
+    z
+}
+
+fn add_document_words(args: &mut raw::Args) -> Fallible<Zval> {
+    let shard = args.take(0);
+    let values: [&Zval; 8] = std::array::from_fn(|i| &*args.take(i + 1).dereference());
+    let mut shard = Shard::of(shard, ADD.name)?;
+    let (Some(doc), true) = (check_inputs(&values), shard_state_is_plain(&shard)) else {
+        return Ok(Zval::new()); // null: run Yioop's PHP
+    };
+    if shard.property("word_docs_packed").is_some_and(Zval::coerce_to_bool) {
+        shard.set_property("words", array_zval(ZendHashTable::new()));
+        shard.set_property("word_docs", bytes_zval(b""));
+        shard.set_property("word_docs_packed", bool_zval(false));
+    }
+    let aux = shard.0.try_call_method("packAuxiliaryDocumentKeys", vec![values[6], values[7]]);
+    let aux = match aux {
+        Ok(aux) if aux.get_type() != DataType::Undef => aux,
+        _ => return Ok(Zval::new()), // it threw: PHP sees the exception
+    };
+    let aux = aux.zend_str().map(|s| s.as_bytes().to_vec()).unwrap_or_default();
+    let Some((stored_keys, num_keys)) = build::stored_doc_keys(doc.doc_keys, &aux) else {
+        return Ok(bool_zval(false));
+    };
+    append(&mut shard, "doc_infos", &build::pack_int(doc.summary_offset));
+    increment(&mut shard, if doc.is_doc { "num_docs" } else { "num_link_docs" });
+    let doc_offset = shard.int_field("docids_len") >> 4;
+    let item_len = add_words(&mut shard, &doc.words, doc_offset)?;
+    let (doc_len, link_len) = if doc.is_doc { (item_len, 0) } else { (0, item_len) };
+    add(&mut shard, "len_all_docs", doc_len);
+    add(&mut shard, "len_all_link_docs", link_len);
+    let len_num_keys = build::doclen_num(doc.is_doc, doc.rank, item_len, num_keys);
+    append(&mut shard, "doc_infos", &len_num_keys);
+    append(&mut shard, "doc_infos", &stored_keys);
+    add(&mut shard, "docids_len", (4 + 4 + stored_keys.len()) as i64);
+    Ok(bool_zval(true))
+}
+
+/// The per-word loop: each word's posting appended to `words[$id]`, its
+/// document count raised, word_docs_len grown. Gives the document's length
+/// (the sum of its position counts).
+fn add_words(shard: &mut Shard, words: &[(Key, Option<&Zval>)], doc_offset: i64) -> Fallible<i64> {
+    let doc_index = long_zval(doc_offset);
+    let empty = array_zval(ZendHashTable::new());
+    // The arrays and the counter stay where they are for the whole loop:
+    // nothing in it runs PHP code.
+    let postings = writable_array(shard, "words");
+    let counts = writable_array(shard, "num_docs_word");
+    let word_docs_len = slot(shard, "word_docs_len");
+    // Each key string, hashed once, serves both arrays, as Yioop's
+    // `$word_id` does; all of them first, so the look-ups can be prefetched.
+    let mut ids: Vec<_> = words.iter().map(|&(key, _)| ZendStr::new(key.with_bytes(build::word_id), false)).collect();
+    let id_ptrs: Vec<*mut zend_string> = ids.iter_mut().map(|id| std::ptr::from_mut(&mut **id).cast()).collect();
+    for &id in &id_ptrs {
+        unsafe { zend_string_hash_func(id) };
+    }
+    let mut doc_len = 0i64;
+    for (i, &(_, list)) in words.iter().enumerate() {
+        let list = list.unwrap_or(&empty);
+        let store = super::functions::pack_posting(&doc_index, list, true)?;
+        let stored_len = store.zend_str().map_or(0, |s| s.len() as i64);
+        doc_len += list.array().map_or(0, |a| a.len() as i64);
+        unsafe {
+            hash_prefetch::ahead(&[postings, counts], &id_ptrs, i);
+            append_posting(postings, id_ptrs[i], store);
+            count_document(counts, id_ptrs[i]);
+            add_to(word_docs_len, stored_len);
+        }
+    }
+    Ok(doc_len)
+}
+
+/// The array in property `name`, separated for writing (null becomes a new
+/// array, as PHP's `$this->name[$k] = ...` makes one).
+fn writable_array(shard: &mut Shard, name: &str) -> *mut HashTable {
+    let slot = shard.property_slot(name).expect("checked by shard_state_is_plain");
+    if slot.is_null() {
+        *slot = array_zval(ZendHashTable::new());
+    }
+    let array = super::packed::separate(slot).expect("checked by shard_state_is_plain");
+    std::ptr::from_mut(array).cast()
+}
+
+fn slot(shard: &mut Shard, name: &str) -> *mut zval {
+    std::ptr::from_mut(shard.property_slot(name).expect("checked by shard_state_is_plain")).cast()
+}
+
+/// `$array[$id]`'s slot, added as null where absent (`zend_hash_lookup`),
+/// references followed.
+unsafe fn lookup(array: *mut HashTable, id: *mut zend_string) -> *mut zval {
+    let mut found = zend_hash_lookup(array, id);
+    if (*found).u1.v.type_ == IS_REFERENCE {
+        found = std::ptr::addr_of_mut!((*(*found).value.ref_).val);
+    }
+    found
+}
+
+/// `if (!isset($a[$id])) { $a[$id] = $store; } else { $a[$id] .= $store; }`
+unsafe fn append_posting(array: *mut HashTable, id: *mut zend_string, store: Zval) {
+    let mut store = ManuallyDrop::new(store);
+    let store_ptr = std::ptr::from_mut(&mut *store).cast::<zval>();
+    let slot = lookup(array, id);
+    if (*slot).u1.v.type_ == IS_NULL {
+        copy_value(slot, store_ptr); // moved in; a null needs no freeing
+    } else {
+        concat_function(slot, slot, store_ptr);
+        ManuallyDrop::drop(&mut store);
+    }
+}
+
+/// `if (!isset($a[$id])) { $a[$id] = 1; } else { $a[$id]++; }`
+unsafe fn count_document(array: *mut HashTable, id: *mut zend_string) {
+    let slot = lookup(array, id);
+    if (*slot).u1.v.type_ == IS_NULL {
+        copy_value(slot, std::ptr::from_ref(&long_zval(1)).cast_mut().cast());
+    } else {
+        increment_function(slot);
+    }
+}
+
+/// ZVAL_COPY_VALUE: the value and its type, not the rest of the zval
+/// (`u2`, which in a hash bucket links the collision chain).
+unsafe fn copy_value(target: *mut zval, source: *const zval) {
+    (*target).value = (*source).value;
+    (*target).u1 = (*source).u1;
+}
+
+/// `$slot += $n`.
+unsafe fn add_to(slot: *mut zval, n: i64) {
+    let mut n = long_zval(n);
+    add_function(slot, slot, std::ptr::from_mut(&mut n).cast());
+}
+
+/// `$this->name .= $bytes`.
+fn append(shard: &mut Shard, name: &str, bytes: &[u8]) {
+    let slot = shard.property_slot(name).expect("checked by shard_state_is_plain");
+    let slot: *mut zval = std::ptr::from_mut(slot).cast();
+    let mut tail = bytes_zval(bytes);
+    unsafe { concat_function(slot, slot, std::ptr::from_mut(&mut tail).cast()) };
+}
+
+/// `$this->name++`.
+fn increment(shard: &mut Shard, name: &str) {
+    let slot = shard.property_slot(name).expect("checked by shard_state_is_plain");
+    unsafe { increment_function(std::ptr::from_mut(slot).cast()) };
+}
+
+/// `$this->name += $n`.
+fn add(shard: &mut Shard, name: &str, n: i64) {
+    unsafe { add_to(slot(shard, name), n) };
+}
