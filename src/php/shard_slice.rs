@@ -82,11 +82,16 @@ impl NumberText for Php {
     }
 }
 
-const CONFIGS: &str = "seekquarry\\yioop\\configs\\";
+/// A Yioop configuration constant's full name (names fixed at compile
+/// time: no formatting on each call).
+macro_rules! configs {
+    ($name:literal) => {
+        concat!("seekquarry\\yioop\\configs\\", $name)
+    };
+}
 
-/// A Yioop configuration constant, as a zval (None: undefined).
-fn constant(name: &str) -> Fallible<&'static Zval> {
-    let full = format!("{CONFIGS}{name}");
+/// A Yioop configuration constant, as a zval.
+fn constant(full: &str) -> Fallible<&'static Zval> {
     let found = unsafe { zend_get_constant_str(full.as_ptr().cast(), full.len()) };
     if found.is_null() {
         return Err(value_error(format!("Undefined constant \"{full}\"")));
@@ -95,28 +100,28 @@ fn constant(name: &str) -> Fallible<&'static Zval> {
 }
 
 /// An int constant (the only kind Yioop defines for these).
-fn int_constant(name: &str) -> Fallible<i64> {
-    long_of(constant(name)?).ok_or_else(|| value_error(format!("{CONFIGS}{name} must be an int for the native IndexShard slices")))
+fn int_constant(full: &str) -> Fallible<i64> {
+    long_of(constant(full)?).ok_or_else(|| value_error(format!("{full} must be an int for the native IndexShard slices")))
 }
 
 /// A weight constant: an int or a float, as `floatval` reads it.
-fn weight_constant(name: &str) -> Fallible<f64> {
-    let value = constant(name)?;
+fn weight_constant(full: &str) -> Fallible<f64> {
+    let value = constant(full)?;
     match long_of(value) {
         Some(i) => Ok(i as f64),
-        None => value.double().ok_or_else(|| value_error(format!("{CONFIGS}{name} must be an int or a float for the native IndexShard slices"))),
+        None => value.double().ok_or_else(|| value_error(format!("{full} must be an int or a float for the native IndexShard slices"))),
     }
 }
 
 fn config() -> Fallible<Config> {
     Ok(Config {
-        precision: int_constant("PRECISION")?,
-        avg_links_per_page: int_constant("AVG_LINKS_PER_PAGE")?,
-        max_generations: int_constant("MAX_GENERATIONS")?,
-        ad_hoc_title_length: int_constant("AD_HOC_TITLE_LENGTH")?,
-        title_weight: weight_constant("TITLE_WEIGHT")?,
-        description_weight: weight_constant("DESCRIPTION_WEIGHT")?,
-        link_weight: weight_constant("LINK_WEIGHT")?,
+        precision: int_constant(configs!("PRECISION"))?,
+        avg_links_per_page: int_constant(configs!("AVG_LINKS_PER_PAGE"))?,
+        max_generations: int_constant(configs!("MAX_GENERATIONS"))?,
+        ad_hoc_title_length: int_constant(configs!("AD_HOC_TITLE_LENGTH"))?,
+        title_weight: weight_constant(configs!("TITLE_WEIGHT"))?,
+        description_weight: weight_constant(configs!("DESCRIPTION_WEIGHT"))?,
+        link_weight: weight_constant(configs!("LINK_WEIGHT"))?,
     })
 }
 
