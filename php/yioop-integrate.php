@@ -39,14 +39,15 @@
  *
  * IndexShard.php (optional)
  * -------------------------
- * The extension also implements ten methods of class
+ * The extension also implements twelve methods of class
  * seekquarry\yioop\library\IndexShard as \yioop_codec\shard\NAME($shard,
  * <the method's parameters>): readBlockShardAtOffset, getShardSubstring and
  * getShardWord always; getWordDocsWord, getWordDocsSubstring,
  * getDocInfoSubstring, getDocIndexOfPostingAtOffset, getPostingAtOffset and
  * nextPostingOffsetDocOffset for a shard read from disk; getWordInfo for a
- * shard read from disk with a raw id and documents (SHARD_METHODS, one line
- * per method). Each is switched by one marked line, inserted as the first
+ * shard read from disk with a raw id and documents; postingsSliceAscending
+ * and postingsSliceDescending for a shard read from disk given int offsets
+ * and length (SHARD_METHODS, one line per method). Each is switched by one marked line, inserted as the first
  * statement of its body:
  *
  *     if (\extension_loaded("yioop") && <condition>) {
@@ -149,6 +150,11 @@ final class YioopIntegrate
         // The native function returns null, before changing anything, for
         // input it leaves to Yioop's PHP (the method then carries on).
         'declines' => '',
+        // The native slices take int offsets and lengths only; any other
+        // type keeps PHP's own arithmetic on it.
+        'disk_int_slice' => '$this->read_only_from_disk'
+            . ' && \\is_int($start_offset) && \\is_int($next_offset)'
+            . ' && \\is_int($last_offset) && \\is_int($len)',
     ];
     /**
      * IndexShard methods switched to \yioop_codec\shard\NAME($this, ...):
@@ -168,6 +174,8 @@ final class YioopIntegrate
         'nextPostingOffsetDocOffset' => ['disk', 'df3ce0b443421ecb'],
         'getWordInfo' => ['disk_raw', 'e0cbd8fe1e7aa7ec'],
         'addDocumentWords' => ['declines', 'ea656ec8cbaef6c2'],
+        'postingsSliceAscending' => ['disk_int_slice', 'e2900ac5d38b15d2'],
+        'postingsSliceDescending' => ['disk_int_slice', '3b864ed1a4b5e798'],
     ];
     /**
      * When set, name => token hash replacing the hashes of SHARD_METHODS

@@ -219,6 +219,24 @@ namespace yioop_codec\shard {
      * @return array{0: int|null, 1: int, 2: int, 3: string}|false [first offset, last offset, count, id]
      */
     function getWordInfo(object $shard, string $word_id, bool $raw = false): array|false {}
+
+    /**
+     * IndexShard::postingsSliceAscending: up to $len documents' postings
+     * from $next_offset on, each made into makeItem's item array (keyed by
+     * doc id), scored with Yioop's configuration constants as they are at
+     * the call. Integrated only for int arguments.
+     *
+     * @param int $next_offset set to where the next slice starts
+     */
+    function postingsSliceAscending(object $shard, int $start_offset, int &$next_offset, int $last_offset, int $len): array {}
+
+    /**
+     * IndexShard::postingsSliceDescending: postingsSliceAscending() walking
+     * back from $next_offset towards $start_offset.
+     *
+     * @param int $next_offset set to where the next slice starts
+     */
+    function postingsSliceDescending(object $shard, int $start_offset, int &$next_offset, int $last_offset, int $len): array {}
 }
 
 namespace seekquarry\yioop\library {

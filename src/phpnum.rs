@@ -48,6 +48,30 @@ pub fn sub(a: Num, b: Num) -> Num {
     }
 }
 
+/// `$a * $b`: int unless it overflows (then the product of the two as
+/// floats, as php-src's ZEND_SIGNED_MULTIPLY_LONG) or either is a float.
+pub fn mul(a: Num, b: Num) -> Num {
+    match (a, b) {
+        (Num::Int(x), Num::Int(y)) => match x.checked_mul(y) {
+            Some(p) => Num::Int(p),
+            None => Num::Float(x as f64 * y as f64),
+        },
+        _ => Num::Float(a.as_f64() * b.as_f64()),
+    }
+}
+
+/// `$a / $b`: None where PHP throws DivisionByZeroError. Ints that divide
+/// exactly stay an int; anything else is the quotient of the two as floats.
+pub fn div(a: Num, b: Num) -> Option<Num> {
+    match (a, b) {
+        (_, Num::Int(0)) => None,
+        (_, Num::Float(d)) if d == 0.0 => None,
+        (Num::Int(x), Num::Int(y)) if y != -1 && x % y == 0 => Some(Num::Int(x / y)),
+        (Num::Int(x), Num::Int(-1)) if x != i64::MIN => Some(Num::Int(-x)),
+        _ => Some(Num::Float(a.as_f64() / b.as_f64())),
+    }
+}
+
 /// PHP's ZEND_DOUBLE_FITS_LONG: -2^63 <= d < 2^63. An int parameter
 /// refuses a float outside it (and NAN) with a TypeError.
 pub fn float_fits_int(d: f64) -> bool {
@@ -145,6 +169,18 @@ mod tests {
         for s in [&b"-0"[..], b"007", b"+1", b" 1", b"1.0", b"", b"-", b"9223372036854775808", b"1a"] {
             assert_eq!(integer_key(s), None, "{:?}", String::from_utf8_lossy(s));
         }
+    }
+
+    #[test]
+    fn mul_and_div_follow_php_types() {
+        assert_eq!(mul(Num::Int(3), Num::Int(4)), Num::Int(12));
+        assert_eq!(mul(Num::Int(i64::MAX), Num::Int(2)), Num::Float(1.8446744073709552e19));
+        assert_eq!(mul(Num::Int(0), Num::Float(2.5)), Num::Float(0.0));
+        assert_eq!(div(Num::Int(12), Num::Int(4)), Some(Num::Int(3)));
+        assert_eq!(div(Num::Int(1), Num::Int(4)), Some(Num::Float(0.25)));
+        assert_eq!(div(Num::Int(i64::MIN), Num::Int(-1)), Some(Num::Float(9.223372036854775808e18)));
+        assert_eq!(div(Num::Int(1), Num::Int(0)), None);
+        assert_eq!(div(Num::Float(1.0), Num::Float(0.0)), None);
     }
 
     #[test]

@@ -733,6 +733,9 @@ final class IntegrateTest extends TestCase
     /* ------------------------------------------------------------------ */
 
     private const DISK = '$this->read_only_from_disk';
+    private const INT_SLICE = self::DISK . ' && \\is_int($start_offset)'
+        . ' && \\is_int($next_offset) && \\is_int($last_offset)'
+        . ' && \\is_int($len)';
     /**
      * The switched methods: name => [parameter list as declared, extra
      * guard, arguments the native function must get after $this].
@@ -757,6 +760,12 @@ final class IntegrateTest extends TestCase
             self::DISK, '$start_offset, $end_offset, $doc_offset, $direction'],
         'getWordInfo' => ['$word_id, $raw = false', self::DISK
             . ' && $raw', '$word_id, $raw'],
+        'postingsSliceAscending' => ["\$start_offset, &\$next_offset,\n"
+            . "        \$last_offset, \$len", self::INT_SLICE,
+            '$start_offset, $next_offset, $last_offset, $len'],
+        'postingsSliceDescending' => ["\$start_offset, &\$next_offset,\n"
+            . "        \$last_offset, \$len", self::INT_SLICE,
+            '$start_offset, $next_offset, $last_offset, $len'],
     ];
 
     /** Source of one fixture method, from "public" to its closing brace. */
@@ -990,6 +999,11 @@ final class IntegrateTest extends TestCase
                 $r["$d info docs"] = $s->getWordInfo("id", true);
                 $r["$d info hashed"] = $s->getWordInfo("id");
                 $s->num_docs = 0;
+                $n = 8;
+                $r["$d ascending"] = $s->postingsSliceAscending(1, $n, 3, 4);
+                $r["$d descending"] = $s->postingsSliceDescending(1, $n, 3, 4);
+                $r["$d float offset"] = $s->postingsSliceAscending(1, $n, 3.5, 4);
+                $r["$d string len"] = $s->postingsSliceDescending(1, $n, 3, "4");
             }
             echo json_encode($r);
         }';
@@ -1024,6 +1038,13 @@ final class IntegrateTest extends TestCase
                 "$d info docs" => $on_disk ? $native($class, 'id', true)
                     : 'php:getWordInfo',
                 "$d info hashed" => 'php:getWordInfo',
+                "$d ascending" => $on_disk ? $native($class, 1, 8, 3, 4)
+                    : 'php:postingsSliceAscending',
+                "$d descending" => $on_disk ? $native($class, 1, 8, 3, 4)
+                    : 'php:postingsSliceDescending',
+                // Only ints go native: PHP keeps its own arithmetic on others.
+                "$d float offset" => 'php:postingsSliceAscending',
+                "$d string len" => 'php:postingsSliceDescending',
             ];
         }
         [$status, $out, $err] = self::php(['-n', $file, $forced]);

@@ -18,27 +18,64 @@ class ShardTest extends TestCase
         foreach (glob(__DIR__ . "/shards/shard-*.json") as $json) {
             $recording = json_decode(file_get_contents($json), true);
             foreach ($recording["calls"] as $i => $call) {
-                yield basename($json) . ":$i " . $call["method"] => [$recording["file"], $call];
+                yield basename($json) . ":$i " . $call["method"] => [$recording["file"], $call, $recording["constants"]];
             }
         }
     }
 
     /** @dataProvider recordedCalls */
-    public function testNativeCallReturnsWhatYioopReturned(string $file, array $call): void
+    public function testNativeCallReturnsWhatYioopReturned(string $file, array $call, array $constants): void
     {
+        self::defineYioopConstants($constants);
         $shard = new RecordedShard(__DIR__ . "/shards/$file", $call["header"]);
-        $args = array_map([self::class, "untyped"], $call["args"]);
+        $args = array_map([self::class, "untyped"], $call["given"] ?? $call["args"]);
         $function = "yioop_codec\\shard\\" . $call["method"];
         $result = $call["result"];
         if (is_array($result) && (isset($result["throws"]) || isset($result["hangs"]))) {
             $this->expectException(\ValueError::class);
         }
         $actual = $function($shard, ...$args);
+        if (isset($result["serialized"])) {
+            // Slices: serialize() shows types, key order and float bits.
+            $this->assertSame(gzinflate(base64_decode($result["serialized"])), serialize($actual));
+            $this->assertSame(self::untyped($call["args"][1]), $args[1], "next offset");
+            return;
+        }
         $this->assertSame(self::untyped($result), $actual);
         if ($call["method"] == "getPostingAtOffset") {
             $this->assertSame(self::untyped($call["args"][1]), $args[1], "posting start");
             $this->assertSame(self::untyped($call["args"][2]), $args[2], "posting end");
         }
+    }
+
+    /**
+     * Yioop's configuration constants the native slices read, as Yioop's
+     * Config.php defined them when the calls were recorded.
+     */
+    private static function defineYioopConstants(array $constants): void
+    {
+        foreach ($constants as $name => $value) {
+            $name = "seekquarry\\yioop\\configs\\$name";
+            if (!defined($name)) {
+                define($name, $value);
+            }
+            if (constant($name) !== $value) {
+                throw new \LogicException("$name is already defined as " . var_export(constant($name), true));
+            }
+        }
+    }
+
+    public function testSlicesReadTheConfigurationAtEachCall(): void
+    {
+        $recording = json_decode(file_get_contents(__DIR__ . "/shards/shard-2.json"), true);
+        self::defineYioopConstants($recording["constants"]);
+        $args = $recording["calls"][4]["given"];
+        $shard = new RecordedShard(__DIR__ . "/shards/shard-2.bin", true);
+        $items = \yioop_codec\shard\postingsSliceAscending($shard, ...$args);
+        // A relevance that depends on the title weight; proximity is the weight itself.
+        $this->assertSame(4.0, reset($items)["bo"]);
+        $this->assertIsString(reset($items)["N"]);
+        $this->assertMatchesRegularExpression('/^\d+\.\d{10}$/', reset($items)["N"], "number_format, PRECISION 10");
     }
 
     /** A recording's typed value back as PHP (strings were base64). */

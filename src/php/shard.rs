@@ -77,6 +77,9 @@ macro_rules! shard_function {
     };
 }
 
+#[path = "shard_slice.rs"]
+mod slice;
+
 /// The shard object a call was given.
 pub(super) struct Shard<'a>(pub(super) &'a mut ZendObject);
 
@@ -374,5 +377,6 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
         (&NEXT_POSTING, next_posting_handler),
         (&WORD_INFO, word_info_handler),
     ];
-    functions.into_iter().fold(module, |module, (signature, handler)| module.function(signature.function(handler)))
+    let module = functions.into_iter().fold(module, |module, (signature, handler)| module.function(signature.function(handler)));
+    slice::register(module)
 }

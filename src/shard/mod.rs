@@ -11,7 +11,9 @@
 pub mod build;
 pub mod dictionary;
 pub mod file;
+pub mod item;
 pub mod postings;
+pub mod slice;
 
 pub use file::{ShardFile, Word};
 
@@ -36,6 +38,9 @@ pub enum ShardError {
     /// A search that does not converge on damaged postings; Yioop's loop
     /// would never return.
     NoConvergence,
+    /// Where Yioop's PHP throws (a division by zero, array_combine of
+    /// unequal lists): what PHP would say.
+    Throws(&'static str),
 }
 
 impl std::fmt::Display for ShardError {
@@ -45,6 +50,7 @@ impl std::fmt::Display for ShardError {
                 f,
                 "damaged shard file: the block at offset {offset} is not a whole number of 4-byte words"
             ),
+            ShardError::Throws(what) => write!(f, "Yioop's PHP throws here: {what}"),
             ShardError::NoConvergence => {
                 write!(f, "damaged shard file: the posting search does not converge (Yioop would never return)")
             }

@@ -10,7 +10,10 @@
  * Writes shard-<n>.bin (the shard Yioop built from the bench corpus, and a
  * truncated copy of it) and shard-<n>.json: for each call, the method, its
  * arguments, the result and the by-reference arguments afterwards, typed
- * (strings base64-encoded, so bytes survive JSON).
+ * (strings base64-encoded, so bytes survive JSON). Slices of postings
+ * (postingsSliceAscending/Descending) are recorded as serialize() output,
+ * deflated: exact types, key order and float bits in little room. The
+ * configuration constants makeItem reads are recorded beside the calls.
  */
 namespace seekquarry\yioop\configs;
 
@@ -35,8 +38,12 @@ buildShard($built, 40);
 $truncated = "$out_dir/shard-1.bin";
 $bytes = file_get_contents($built);
 file_put_contents($truncated, substr($bytes, 0, intdiv(strlen($bytes), 3) + 2)); // ragged tail
-foreach ([$built, $truncated] as $n => $file) {
-    file_put_contents("$out_dir/shard-$n.json", json_encode(recordCalls($file), JSON_PRETTY_PRINT));
+$crafted = "$out_dir/shard-2.bin";
+buildCraftedShard($crafted);
+foreach ([$built, $truncated, $crafted] as $n => $file) {
+    $calls = ($file == $crafted) ? recordCraftedCalls($file) : recordCalls($file);
+    $recording = $calls + ["constants" => scoringConstants()];
+    file_put_contents("$out_dir/shard-$n.json", json_encode($recording, JSON_PRETTY_PRINT));
 }
 exec("rm -rf " . escapeshellarg($work));
 
@@ -50,12 +57,67 @@ function buildShard(string $file, int $docs): void
     $shard->save();
 }
 
+/**
+ * A few documents the corpus never makes, for makeItem's rarer paths: ids
+ * PHP turns into int keys (and near misses), a short id padded with
+ * BLANK, a summary still needing its offset, archive ranks, links, and
+ * description scores with a zero weight.
+ */
+function buildCraftedShard(string $file): void
+{
+    @unlink($file);
+    $shard = new IndexShard($file, 0, NUM_DOCS_PER_GENERATION);
+    // Ids of one or two keys get one key of padding, which makeItem trims.
+    $docs = [
+        ["1234567812345678", 100, true, false, [], []],
+        ["-123456712345678", 200, true, false, [], []],
+        ["0000000012345678", 300, true, false, [], []],
+        ["12345678", 400, true, false, [], []],
+        ["abcdefgh", 400, false, false, [], []],
+        ["abcdefghijklmnop", 400, true, false, [], []],
+        ["short id with 0x7FFFFFFF", 0x7FFFFFFF, true, false, [], []],
+        ["ranked document with aux", 500, true, 5, [0 => 0.5, 10 => 0.0, 30 => 1.0], [0.5, 0.0]],
+        ["ranked link to a page 01", 600, false, 3, [], []],
+        ["plain link to a page  02", 700, false, false, [], []],
+        ["document with user ranks", 800, true, false, [], [0.25, 0.75]],
+    ];
+    foreach ($docs as $i => [$keys, $offset, $is_doc, $rank, $scores, $user_ranks]) {
+        $words = ["crafted" => [1 + $i, 45 + $i, 60, 61 + 7 * $i], "every$i" => [3]];
+        if ($i % 2 == 0) {
+            $words["even"] = range(2, 80, 3 + $i);
+        }
+        $shard->addDocumentWords($keys, $offset, $words, [], $is_doc, $rank, $scores, $user_ranks);
+    }
+    $shard->save();
+}
+
+function recordCraftedCalls(string $file): array
+{
+    $calls = [];
+    foreach (["crafted", "even", "every4", "every5"] as $i => $word) {
+        $info = diskShard($file)->getWordInfo(\seekquarry\yioop\library\crawlHashWord($word, true), true);
+        array_push($calls, ...sliceCalls($file, $info[0], $info[1], $i));
+    }
+    return ["file" => basename($file), "calls" => $calls];
+}
+
 final class NeverReturns extends \Exception
 {
 }
 
-function typed($value)
+/** The Yioop configuration constants makeItem reads, as Config.php set them. */
+function scoringConstants(): array
 {
+    $names = ["PRECISION", "AVG_LINKS_PER_PAGE", "MAX_GENERATIONS", "AD_HOC_TITLE_LENGTH",
+        "TITLE_WEIGHT", "DESCRIPTION_WEIGHT", "LINK_WEIGHT"];
+    return array_combine($names, array_map(fn($name) => constant(__NAMESPACE__ . "\\$name"), $names));
+}
+
+function typed($value, bool $serialized = false)
+{
+    if ($serialized && is_array($value)) {
+        return ["serialized" => base64_encode(gzdeflate(serialize($value), 9))];
+    }
     return match (true) {
         is_string($value) => ["s" => base64_encode($value)],
         is_array($value) => ["a" => array_map("seekquarry\\yioop\\configs\\typed", $value)],
@@ -71,6 +133,7 @@ function diskShard(string $file): IndexShard
 
 function call(string $file, string $method, array $args, bool $header = true): array
 {
+    $given = $args; // slices change $next_offset (by reference)
     $shard = diskShard($file);
     if ($header) {
         $shard->getShardHeader();
@@ -79,7 +142,7 @@ function call(string $file, string $method, array $args, bool $header = true): a
     pcntl_signal(SIGALRM, fn() => throw new NeverReturns());
     pcntl_alarm(2);
     try {
-        $result = typed($shard->$method(...$args));
+        $result = typed($shard->$method(...$args), str_starts_with($method, "postingsSlice"));
     } catch (NeverReturns) {
         $result = ["hangs" => true]; // Yioop's loop still going after 2 s
     } catch (\Throwable $e) {
@@ -87,8 +150,12 @@ function call(string $file, string $method, array $args, bool $header = true): a
     } finally {
         pcntl_alarm(0);
     }
-    return ["method" => $method, "header" => $header, "args" => array_map("seekquarry\\yioop\\configs\\typed", $args),
+    $call = ["method" => $method, "header" => $header, "args" => array_map("seekquarry\\yioop\\configs\\typed", $args),
         "result" => $result];
+    if (str_starts_with($method, "postingsSlice")) {
+        $call["given"] = $given;
+    }
+    return $call;
 }
 
 function recordCalls(string $file): array
@@ -138,5 +205,39 @@ function recordCalls(string $file): array
     foreach (["", "x", "\xFF\xFF", str_repeat("\x00", 20)] as $id) {
         $calls[] = call($file, "getWordInfo", [$id, true]);
     }
+    foreach ($corpus_words as $i => $word) {
+        $info = diskShard($file)->getWordInfo(\seekquarry\yioop\library\crawlHashWord($word, true), true);
+        if (is_array($info) && is_int($info[0])) {
+            array_push($calls, ...sliceCalls($file, $info[0], $info[1], $i));
+        }
+    }
+    $wd_len = $len - (int)$probe->docids_len;
+    $tail = $len - 40 - $probe->prefixes_len - $probe->words_len; // word_docs bytes in the file
+    $calls[] = call($file, "postingsSliceAscending", [0, $tail - 200, $tail + 400, 50]);
+    $calls[] = call($file, "postingsSliceDescending", [$tail - 400, $tail + 100, $tail + 100, 50]);
+    $calls[] = call($file, "postingsSliceAscending", [0, 0, $wd_len + 64, 40]);
+    $calls[] = call($file, "postingsSliceDescending", [$wd_len - 400, $wd_len - 4, $wd_len - 4, 40]);
+    $calls[] = call($file, "postingsSliceAscending", [0, 0, 400, 10], false); // before the header
+    $calls[] = call($file, "postingsSliceDescending", [0, 400, 400, 10], false);
     return ["file" => basename($file), "calls" => $calls];
+}
+
+/**
+ * Slices of one word's postings (byte offsets $first..$last) as
+ * WordIterator asks for them, both ways, from the ends and from inside
+ * a posting, and past the ends; $salt varies the inner offsets.
+ */
+function sliceCalls(string $file, int $first, int $last, int $salt): array
+{
+    $inner = $first + 4 * intdiv(($last - $first) >> 2, 2 + $salt % 3);
+    $calls = [];
+    foreach ([1, 7, 200] as $len) {
+        $calls[] = call($file, "postingsSliceAscending", [$first, $first, $last, $len]);
+        $calls[] = call($file, "postingsSliceDescending", [$first, $last, $last, $len]);
+    }
+    foreach ([[$inner, 5], [$inner + 4, 3], [$last + 8, 5], [$first - 8, 2]] as [$next, $len]) {
+        $calls[] = call($file, "postingsSliceAscending", [$first, $next, $last, $len]);
+        $calls[] = call($file, "postingsSliceDescending", [$first, $next, $last, $len]);
+    }
+    return $calls;
 }

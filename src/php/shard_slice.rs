@@ -1,0 +1,278 @@
+//! `yioop_codec\shard\postingsSliceAscending` and `postingsSliceDescending`:
+//! the slice loops and makeItem of `crate::shard::slice`, with Yioop's
+//! configuration constants read from PHP at each call and each item built
+//! as the PHP array Yioop builds (same keys, order and value types).
+//! number_format and numeric strings are PHP's own functions, so every
+//! string and float is PHP's.
+
+use super::{damaged, false_zval, long_zval, raw, value_error, Fallible, Param, Shard, Signature};
+use crate::phpnum::Num;
+use crate::shard::item::{Config, DocInfos, Item, NumberText, Rank, Stats};
+use crate::shard::postings::WordDocs;
+use crate::shard::slice::{self, SliceArgs, SliceShard};
+use crate::shard::ShardFile;
+use ext_php_rs::boxed::ZBox;
+use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_str_update, zend_long, zend_string, zend_ulong, zval};
+use ext_php_rs::flags::DataType;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
+use ext_php_rs::zend::ExecuteData;
+use std::os::raw::{c_char, c_int};
+
+use super::super::convert::{int_list, num_zval};
+use super::super::zval::{array_zval, long_of};
+
+extern "C" {
+    fn zend_get_constant_str(name: *const c_char, name_len: usize) -> *mut zval;
+    fn _php_math_number_format(d: f64, dec: c_int, dec_point: c_char, thousand_sep: c_char) -> *mut zend_string;
+    fn _is_numeric_string_ex(
+        str: *const c_char,
+        length: usize,
+        lval: *mut zend_long,
+        dval: *mut f64,
+        allow_errors: bool,
+        oflow_info: *mut c_int,
+        trailing_data: *mut bool,
+    ) -> u8;
+    fn _zend_handle_numeric_str_ex(key: *const c_char, length: usize, idx: *mut zend_ulong) -> bool;
+}
+
+/// php-src's IS_LONG, IS_DOUBLE and IS_NULL type tags.
+const IS_NULL: u32 = 1;
+const IS_DOUBLE: u32 = 5;
+const IS_LONG: u32 = 4;
+
+/// CrawlConstants' item keys, in makeItem's order of first assignment.
+mod key {
+    pub const POSITION_LIST: &str = "bn";
+    pub const DOC_RANK: &str = "N";
+    pub const SUMMARY_OFFSET: &str = "U";
+    pub const GENERATION: &str = "aq";
+    pub const DOC_LEN: &str = "bi";
+    pub const IS_DOC: &str = "at";
+    pub const PROXIMITY: &str = "bo";
+    pub const DESCRIPTION_SCORES: &str = "A";
+    pub const USER_RANKS: &str = "dc";
+    pub const RELEVANCE: &str = "an";
+    pub const SCORE: &str = "X";
+}
+
+/// PHP's number_format and numeric-string reading.
+struct Php;
+
+impl NumberText for Php {
+    type Text = ZBox<ZendStr>;
+
+    fn number_format(&mut self, d: f64, decimals: i64) -> ZBox<ZendStr> {
+        // number_format() passes its int decimals on as a C int.
+        unsafe { ZBox::from_raw(_php_math_number_format(d, decimals as c_int, b'.' as c_char, b',' as c_char).cast()) }
+    }
+
+    fn numeric(&self, text: &ZBox<ZendStr>) -> Option<Num> {
+        let bytes = text.as_bytes();
+        let (mut lval, mut dval) = (0, 0.0);
+        let null = std::ptr::null_mut();
+        // allow_errors false: is_numeric()'s reading.
+        let kind = unsafe { _is_numeric_string_ex(bytes.as_ptr().cast(), bytes.len(), &mut lval, &mut dval, false, null, null.cast()) };
+        match u32::from(kind) {
+            IS_LONG => Some(Num::Int(lval)),
+            IS_DOUBLE => Some(Num::Float(dval)),
+            _ => None,
+        }
+    }
+}
+
+/// A Yioop configuration constant's full name (names fixed at compile
+/// time: no formatting on each call).
+macro_rules! configs {
+    ($name:literal) => {
+        concat!("seekquarry\\yioop\\configs\\", $name)
+    };
+}
+
+/// A Yioop configuration constant, as a zval.
+fn constant(full: &str) -> Fallible<&'static Zval> {
+    let found = unsafe { zend_get_constant_str(full.as_ptr().cast(), full.len()) };
+    if found.is_null() {
+        return Err(value_error(format!("Undefined constant \"{full}\"")));
+    }
+    Ok(unsafe { &*found.cast::<Zval>() })
+}
+
+/// An int constant (the only kind Yioop defines for these).
+fn int_constant(full: &str) -> Fallible<i64> {
+    long_of(constant(full)?).ok_or_else(|| value_error(format!("{full} must be an int for the native IndexShard slices")))
+}
+
+/// A weight constant: an int or a float, as `floatval` reads it.
+fn weight_constant(full: &str) -> Fallible<f64> {
+    let value = constant(full)?;
+    match long_of(value) {
+        Some(i) => Ok(i as f64),
+        None => value.double().ok_or_else(|| value_error(format!("{full} must be an int or a float for the native IndexShard slices"))),
+    }
+}
+
+fn config() -> Fallible<Config> {
+    Ok(Config {
+        precision: int_constant(configs!("PRECISION"))?,
+        avg_links_per_page: int_constant(configs!("AVG_LINKS_PER_PAGE"))?,
+        max_generations: int_constant(configs!("MAX_GENERATIONS"))?,
+        ad_hoc_title_length: int_constant(configs!("AD_HOC_TITLE_LENGTH"))?,
+        title_weight: weight_constant(configs!("TITLE_WEIGHT"))?,
+        description_weight: weight_constant(configs!("DESCRIPTION_WEIGHT"))?,
+        link_weight: weight_constant(configs!("LINK_WEIGHT"))?,
+    })
+}
+
+impl Shard<'_> {
+    /// A header field the scoring reads: an int, or null (read as 0 by
+    /// PHP's arithmetic, None here). Other types stay unsupported.
+    fn nullable_int(&self, name: &str, function: &str) -> Fallible<Option<i64>> {
+        let Some(value) = self.property(name) else { return Ok(None) };
+        match unsafe { value.u1.type_info } & 0xff {
+            IS_NULL => Ok(None),
+            IS_LONG => Ok(long_of(value)),
+            _ => Err(value_error(format!("{function}(): $this->{name} must be an int or null"))),
+        }
+    }
+
+    fn stats(&self, function: &str) -> Fallible<Stats> {
+        let field = |name| self.nullable_int(name, function).map(|v| v.unwrap_or(0));
+        Ok(Stats {
+            generation: field("generation")?,
+            num_docs_per_generation: field("num_docs_per_generation")?,
+            num_docs: field("num_docs")?,
+            num_link_docs: field("num_link_docs")?,
+            len_all_docs: field("len_all_docs")?,
+            len_all_link_docs: field("len_all_link_docs")?,
+        })
+    }
+
+    /// `$wd_len`, read before the file is first opened (which sets
+    /// file_len), as Yioop reads it.
+    fn wd_len(&self, function: &str) -> Fallible<Option<i64>> {
+        match self.nullable_int("file_len", function)? {
+            Some(file_len) => Ok(Some(file_len.wrapping_sub(self.nullable_int("docids_len", function)?.unwrap_or(0)))),
+            None => self.nullable_int("word_docs_len", function),
+        }
+    }
+}
+
+/// An int argument; the integration guard hands Yioop's PHP anything else.
+fn int_arg(value: &Zval, signature: &Signature, i: usize) -> Fallible<i64> {
+    long_of(value.dereference()).ok_or_else(|| {
+        super::super::convert::type_error(format!(
+            "{}(): Argument #{} must be of type int, {} given",
+            signature.name,
+            i + 1,
+            super::super::convert::type_name(value.dereference())
+        ))
+    })
+}
+
+fn slice_call(args: &mut raw::Args, signature: &'static Signature, ascending: bool) -> Fallible<Zval> {
+    let shard = args.take(0);
+    let start_offset = int_arg(args.take(1), signature, 1)?;
+    let next_ref = args.take(2);
+    let next_offset = int_arg(next_ref, signature, 2)?;
+    let last_offset = int_arg(args.take(3), signature, 3)?;
+    let len = int_arg(args.take(4), signature, 4)?;
+    let mut shard = Shard::of(shard, signature.name)?;
+    let config = config()?;
+    let stats = shard.stats(signature.name)?;
+    let wd_len = shard.wd_len(signature.name)?;
+    let generation = shard.property("generation").map_or_else(Zval::new, Zval::shallow_clone);
+    let Some(file) = shard.file() else {
+        return Err(value_error(format!("{}(): the shard file cannot be read", signature.name)));
+    };
+    let slice_shard = slice_shard(&shard, &file, stats, config, wd_len);
+    let mut results = ZendHashTable::new();
+    let slice_args = SliceArgs { start_offset, next_offset, last_offset, len };
+    let next = slice::postings_slice(&slice_shard, slice_args, ascending, &mut Php, |doc_id, item| {
+        symtable_update(&mut results, &doc_id, item_zval(item, &generation));
+    })
+    .map_err(|e| damaged(signature.name, e))?;
+    next_ref.dereference_mut().set_long(next);
+    Ok(array_zval(results))
+}
+
+fn slice_shard<'a>(shard: &Shard, file: &'a ShardFile, stats: Stats, config: Config, wd_len: Option<i64>) -> SliceShard<'a> {
+    SliceShard {
+        word_docs: WordDocs { file, base: shard.int_field("word_doc_offset") },
+        doc_infos: DocInfos { file, base: shard.int_field("doc_info_offset") },
+        stats,
+        config,
+        wd_len,
+    }
+}
+
+/// `$results[$doc_id] = $item`: a decimal-integer id becomes an int key,
+/// as PHP's array keys do.
+fn symtable_update(array: &mut ZendHashTable, key: &[u8], value: Zval) {
+    let ht = std::ptr::from_mut(array).cast();
+    let mut value = std::mem::ManuallyDrop::new(value); // moved into the array
+    let value: *mut zval = std::ptr::from_mut(&mut *value).cast();
+    let mut index: zend_ulong = 0;
+    let may_be_numeric = matches!(key, [b'0'..=b'9', ..] | [b'-', b'0'..=b'9', ..]);
+    unsafe {
+        if may_be_numeric && _zend_handle_numeric_str_ex(key.as_ptr().cast(), key.len(), &mut index) {
+            zend_hash_index_update(ht, index, value);
+        } else {
+            zend_hash_str_update(ht, key.as_ptr().cast(), key.len(), value);
+        }
+    }
+}
+
+/// One item as makeItem's array.
+fn item_zval(item: Item<ZBox<ZendStr>>, generation: &Zval) -> Zval {
+    let mut array = ZendHashTable::with_capacity(12);
+    let mut put = |key: &str, value: Zval| {
+        let _ = array.insert(key, value);
+    };
+    put(key::POSITION_LIST, int_list(item.positions.into_iter()));
+    let doc_rank = match item.doc_rank {
+        Rank::Text(text) => {
+            let mut z = Zval::new();
+            z.set_zend_string(text);
+            z
+        }
+        Rank::Num(n) => num_zval(n),
+    };
+    let score = item.score.map_or_else(|| doc_rank.shallow_clone(), num_zval);
+    put(key::DOC_RANK, doc_rank);
+    put(key::SUMMARY_OFFSET, item.summary_offset.map_or_else(false_zval, long_zval));
+    put(key::GENERATION, generation.shallow_clone());
+    put(key::DOC_LEN, long_zval(item.doc_len));
+    let mut is_doc = Zval::new();
+    is_doc.set_bool(item.is_doc);
+    put(key::IS_DOC, is_doc);
+    let mut proximity = Zval::new();
+    proximity.set_double(item.proximity);
+    put(key::PROXIMITY, proximity);
+    let mut scores = ZendHashTable::new();
+    for (position, weight) in item.description_scores {
+        let _ = scores.insert_at_index(position, num_zval(weight));
+    }
+    put(key::DESCRIPTION_SCORES, array_zval(scores));
+    if let Some(ranks) = item.user_ranks {
+        put(key::USER_RANKS, super::super::convert::num_list(&ranks));
+    }
+    put(key::RELEVANCE, num_zval(item.relevance));
+    put(key::SCORE, score);
+    array_zval(array)
+}
+
+shard_function!(SLICE_ASCENDING, slice_ascending_handler, "postingsSliceAscending", [Param::Value("start_offset"), Param::Reference("next_offset"), Param::Value("last_offset"), Param::Value("len")], DataType::Array, |args| {
+    slice_call(args, &SLICE_ASCENDING, true)
+});
+
+shard_function!(SLICE_DESCENDING, slice_descending_handler, "postingsSliceDescending", [Param::Value("start_offset"), Param::Reference("next_offset"), Param::Value("last_offset"), Param::Value("len")], DataType::Array, |args| {
+    slice_call(args, &SLICE_DESCENDING, false)
+});
+
+pub fn register(module: ModuleBuilder) -> ModuleBuilder {
+    module
+        .function(SLICE_ASCENDING.function(slice_ascending_handler))
+        .function(SLICE_DESCENDING.function(slice_descending_handler))
+}
