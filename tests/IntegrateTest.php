@@ -766,6 +766,12 @@ final class IntegrateTest extends TestCase
         'postingsSliceDescending' => ["\$start_offset, &\$next_offset,\n"
             . "        \$last_offset, \$len", self::INT_SLICE,
             '$start_offset, $next_offset, $last_offset, $len'],
+        // Native unless the native function declines (returns null).
+        'addDocumentWords' => ["\$doc_keys, \$summary_offset, \$word_lists,\n"
+            . "        \$meta_ids = [], \$is_doc = false, \$rank = false,\n"
+            . "        \$description_scores = [], \$user_ranks = []", '',
+            '$doc_keys, $summary_offset, $word_lists, $meta_ids, $is_doc, '
+            . '$rank, $description_scores, $user_ranks'],
     ];
 
     /** Source of one fixture method, from "public" to its closing brace. */
@@ -843,6 +849,12 @@ final class IntegrateTest extends TestCase
     private static function shardLine(string $name): string
     {
         [, $guard, $args] = self::SHARD[$name];
+        if ($name === 'addDocumentWords') {
+            return "if (\\extension_loaded(\"yioop\") && (\$yioop_codec_result"
+                . " = \\yioop_codec\\shard\\$name(\$this, $args)) !== null) "
+                . "{ return \$yioop_codec_result; } "
+                . "/* yioop-codec:method $name */";
+        }
         return "if (\\extension_loaded(\"yioop\")"
             . ($guard === '' ? '' : " && $guard")
             . ") { return \\yioop_codec\\shard\\$name(\$this, $args); } "
@@ -971,9 +983,13 @@ final class IntegrateTest extends TestCase
                 ? "function $name(\$shard, \$current, &\$start, &\$end) {\n"
                     . "    \$start = 100; \$end = 200;\n"
                     . "    return \\json_encode(['native', \$current]); }\n"
+                : ($name === 'addDocumentWords'
+                ? "function $name(\$shard, \$keys, ...\$args) {\n"
+                    . "    return \$keys === 'decline' ? null : \\json_encode("
+                    . "['native', \$keys, ...\$args]); }\n"
                 : "function $name(\$shard, ...\$args) {\n"
                     . "    return \\json_encode(['native', \\get_class("
-                    . "\$shard), ...\$args]); }\n";
+                    . "\$shard), ...\$args]); }\n");
         }
         $script = "<?php\nnamespace yioop_codec\\shard {\n$stubs}\n"
             . 'namespace {
@@ -1004,6 +1020,8 @@ final class IntegrateTest extends TestCase
                 $r["$d descending"] = $s->postingsSliceDescending(1, $n, 3, 4);
                 $r["$d float offset"] = $s->postingsSliceAscending(1, $n, 3.5, 4);
                 $r["$d string len"] = $s->postingsSliceDescending(1, $n, 3, "4");
+                $r["$d add"] = $s->addDocumentWords("k", 2, ["w" => [1]]);
+                $r["$d add declined"] = $s->addDocumentWords("decline", 2, []);
             }
             echo json_encode($r);
         }';
@@ -1045,6 +1063,9 @@ final class IntegrateTest extends TestCase
                 // Only ints go native: PHP keeps its own arithmetic on others.
                 "$d float offset" => 'php:postingsSliceAscending',
                 "$d string len" => 'php:postingsSliceDescending',
+                "$d add" => json_encode(['native', 'k', 2, ['w' => [1]], [],
+                    false, false, [], []]),
+                "$d add declined" => 'php:addDocumentWords',
             ];
         }
         [$status, $out, $err] = self::php(['-n', $file, $forced]);
