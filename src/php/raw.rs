@@ -28,12 +28,14 @@ pub enum Param {
     Bool(&'static str, &'static str),
     /// An optional int with its default, as PHP source (`"-1"`).
     Int(&'static str, &'static str),
+    /// An optional parameter of any type with its default (`"[]"`).
+    Optional(&'static str, &'static str),
 }
 
 impl Param {
     fn name(&self) -> &'static str {
         match *self {
-            Param::Value(n) | Param::Reference(n) | Param::Bool(n, _) | Param::Int(n, _) => n,
+            Param::Value(n) | Param::Reference(n) | Param::Bool(n, _) | Param::Int(n, _) | Param::Optional(n, _) => n,
         }
     }
 
@@ -47,6 +49,7 @@ impl Param {
             Param::Reference(name) => Arg::new(name, DataType::Mixed).as_ref(),
             Param::Bool(name, default) => Arg::new(name, DataType::Bool).default(default),
             Param::Int(name, default) => Arg::new(name, DataType::Long).default(default),
+            Param::Optional(name, default) => Arg::new(name, DataType::Mixed).default(default),
         }
     }
 }
@@ -86,6 +89,11 @@ impl<'a> Args<'a> {
     /// parameter, the reference (`dereference_mut` reaches the variable).
     pub fn take(&mut self, i: usize) -> &'a mut Zval {
         self.slots[i].take().expect("required arguments are checked before the body runs")
+    }
+
+    /// Argument `i` as passed, if it was (optional ones may not be).
+    pub fn take_optional(&mut self, i: usize) -> Option<&'a mut Zval> {
+        self.slots[i].take()
     }
 
     /// The first `N` arguments, all required values, references followed.

@@ -107,7 +107,9 @@ impl<'a> Shard<'a> {
         };
         // Declared and dynamic properties are read in place; anything PHP
         // had to build in `rv` (magic __get) is not a shard field.
-        if found.is_null() || std::ptr::eq(found.cast::<Zval>(), &rv) {
+        // An undefined property reads as PHP's shared uninitialized zval.
+        let undefined = unsafe { std::ptr::addr_of_mut!(ext_php_rs::ffi::executor_globals.uninitialized_zval) };
+        if found.is_null() || std::ptr::eq(found.cast::<Zval>(), &rv) || found == undefined {
             return None;
         }
         Some(found.cast::<Zval>())

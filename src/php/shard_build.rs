@@ -45,11 +45,11 @@ static ADD: Signature = Signature {
         Param::Value("doc_keys"),
         Param::Value("summary_offset"),
         Param::Value("word_lists"),
-        Param::Value("meta_ids"),
-        Param::Value("is_doc"),
-        Param::Value("rank"),
-        Param::Value("description_scores"),
-        Param::Value("user_ranks"),
+        Param::Optional("meta_ids", "[]"),
+        Param::Optional("is_doc", "false"),
+        Param::Optional("rank", "false"),
+        Param::Optional("description_scores", "[]"),
+        Param::Optional("user_ranks", "[]"),
     ],
     returns: DataType::Mixed,
 };
@@ -211,8 +211,13 @@ fn bool_zval(b: bool) -> Zval {
 }
 
 fn add_document_words(args: &mut raw::Args) -> Fallible<Zval> {
+    let (empty, no) = (array_zval(ZendHashTable::new()), bool_zval(false));
+    let defaults = [&empty, &no, &no, &empty, &empty]; // meta_ids .. user_ranks
     let shard = args.take(0);
-    let values: [&Zval; 8] = std::array::from_fn(|i| &*args.take(i + 1).dereference());
+    let values: [&Zval; 8] = std::array::from_fn(|i| match args.take_optional(i + 1) {
+        Some(value) => &*value.dereference(),
+        None => defaults[i - 3], // only optional ones can be missing
+    });
     let mut shard = Shard::of(shard, ADD.name)?;
     let (Some(doc), true) = (check_inputs(&values), shard_state_is_plain(&shard)) else {
         return Ok(Zval::new()); // null: run Yioop's PHP

@@ -1,0 +1,121 @@
+<?php
+namespace YioopCodec\Tests;
+
+use PHPUnit\Framework\TestCase;
+
+/**
+ * yioop_codec\shard\addDocumentWords against Yioop's own
+ * IndexShard::addDocumentWords, recorded by tests/live/record-build.php
+ * into tests/shards/build.json: from the state a new IndexShard starts in,
+ * each call must return what Yioop's returned and leave every state
+ * property (serialized) as Yioop's left it. Input outside the native
+ * function's types must be declined: null, and nothing changed, so that
+ * the switched method runs Yioop's PHP on it.
+ */
+class ShardBuildTest extends TestCase
+{
+    public function recordedSequences(): iterable
+    {
+        $recording = json_decode(file_get_contents(__DIR__ . "/shards/build.json"), true);
+        $initial = unserialize(base64_decode($recording["initial"]));
+        foreach ($recording["sequences"] as $name => $calls) {
+            yield $name => [$initial, $calls];
+        }
+    }
+
+    /** @dataProvider recordedSequences */
+    public function testEachCallLeavesYioopsState(array $initial, array $calls): void
+    {
+        $shard = new BuildingShard($initial);
+        foreach ($calls as $i => $call) {
+            if (isset($call["set"])) {
+                $shard->{$call["set"]} = true;
+                continue;
+            }
+            $args = unserialize(base64_decode($call["args"]));
+            $shard->aux = base64_decode($call["aux"]);
+            $before = $shard->digest();
+            $result = \yioop_codec\shard\addDocumentWords($shard, ...$args);
+            if ($result === null) {
+                $this->assertSame(count($calls) - 1, $i, "only the last call of a sequence is one to decline");
+                $this->assertSame($before, $shard->digest(), "a declined call changes nothing");
+                $this->assertNull($shard->aux_args, "a declined call does not even pack the auxiliary keys");
+                return;
+            }
+            $this->assertArrayHasKey("returns", $call["result"], "call $i: Yioop threw, the native call did not decline");
+            $this->assertSame(unserialize(base64_decode($call["result"]["returns"])), $result, "call $i");
+            $this->assertSame([$args[6], $args[7]], $shard->aux_args, "call $i: the auxiliary keys come from the shard's method");
+            $this->assertSame($call["state"], $shard->digest(), "call $i");
+            $shard->aux_args = null;
+        }
+        $this->assertArrayNotHasKey("throws", end($calls)["result"] ?? []);
+    }
+
+    public function testTheRecordingCoversDeclinesAndRejectedKeys(): void
+    {
+        $results = [];
+        foreach ($this->recordedSequences() as [, $calls]) {
+            foreach ($calls as $call) {
+                $results[] = $call["result"]["returns"] ?? ($call["result"]["throws"] ?? "set");
+            }
+        }
+        $this->assertContains(base64_encode(serialize(false)), $results, "keys that are not whole return false");
+        $this->assertContains("TypeError", $results, "Yioop throws on a position list that is not an array");
+    }
+
+    public function testAShardWithoutItsPropertiesIsDeclined(): void
+    {
+        $shard = new \stdClass();
+        $this->assertNull(\yioop_codec\shard\addDocumentWords($shard, str_repeat("k", 24), 1, ["a" => [1]]));
+        $this->assertEquals(new \stdClass(), $shard);
+    }
+
+    public function testANonObjectShardIsATypeError(): void
+    {
+        $this->expectException(\TypeError::class);
+        \yioop_codec\shard\addDocumentWords("shard", str_repeat("k", 24), 1, []);
+    }
+}
+
+/**
+ * Stands in for IndexShard: its state properties, and its
+ * packAuxiliaryDocumentKeys giving what Yioop's gave for the call.
+ */
+final class BuildingShard
+{
+    public $words;
+    public $num_docs_word;
+    public $doc_infos;
+    public $docids_len;
+    public $word_docs_len;
+    public $num_docs;
+    public $num_link_docs;
+    public $len_all_docs;
+    public $len_all_link_docs;
+    public $word_docs;
+    public $word_docs_packed;
+    /** What packAuxiliaryDocumentKeys returns, and the arguments it got. */
+    public string $aux = "";
+    public ?array $aux_args = null;
+
+    public function __construct(array $state)
+    {
+        foreach ($state as $name => $value) {
+            $this->$name = $value;
+        }
+    }
+
+    public function packAuxiliaryDocumentKeys($description_scores = [], $user_ranks = [])
+    {
+        $this->aux_args = [$description_scores, $user_ranks];
+        return $this->aux;
+    }
+
+    /** As tests/live/record-build.php digests IndexShard's state. */
+    public function digest(): array
+    {
+        $names = ["words", "num_docs_word", "doc_infos", "docids_len", "word_docs_len", "num_docs",
+            "num_link_docs", "len_all_docs", "len_all_link_docs", "word_docs", "word_docs_packed"];
+        return array_combine($names, array_map(fn($p) => sha1(serialize($this->$p)), $names));
+    }
+}
