@@ -237,6 +237,19 @@ namespace yioop_codec\shard {
      * @param int $next_offset set to where the next slice starts
      */
     function postingsSliceDescending(object $shard, int $start_offset, int &$next_offset, int $last_offset, int $len): array {}
+
+    /**
+     * IndexShard::addDocumentWords: adds one document's words to the
+     * shard's in-memory postings, updating its properties as Yioop's loop
+     * does (the auxiliary keys come from the shard's own
+     * packAuxiliaryDocumentKeys). Returns null, having changed nothing, for
+     * input outside Yioop's usual types (a position list that is not an
+     * array, a summary offset that is not an int, a meta id that is neither
+     * int nor string, a rank that is neither false nor an int, shard
+     * properties not as IndexShard's constructor sets them): the switched
+     * method then runs Yioop's PHP on it.
+     */
+    function addDocumentWords(object $shard, mixed $doc_keys, mixed $summary_offset, mixed $word_lists, mixed $meta_ids = [], mixed $is_doc = false, mixed $rank = false, mixed $description_scores = [], mixed $user_ranks = []): ?bool {}
 }
 
 namespace seekquarry\yioop\library {
