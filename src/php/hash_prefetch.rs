@@ -16,10 +16,12 @@ const NO_HASH: u32 = (1 << 2) | (1 << 3);
 /// Type tag of a string zval.
 const IS_STRING: u8 = 6;
 
-/// How many keys ahead each step runs: slot, bucket, key and value.
+/// How many keys ahead each step runs: slot, bucket, key and value, and
+/// the end of a string value (where `.=` writes).
 const SLOT_AHEAD: usize = 12;
 const BUCKET_AHEAD: usize = 6;
 const KEY_AHEAD: usize = 3;
+const TAIL_AHEAD: usize = 1;
 
 #[inline(always)]
 fn prefetch<T>(p: *const T) {
@@ -70,6 +72,15 @@ pub unsafe fn ahead(tables: &[*mut HashTable], keys: &[*mut zend_string], i: usi
                     if (*b).val.u1.v.type_ == IS_STRING {
                         prefetch((*b).val.value.str_);
                     }
+                }
+            }
+        }
+        if let Some(&key) = keys.get(i + TAIL_AHEAD) {
+            let h = (*key).h;
+            if let Some(b) = slot(ht, h).and_then(|s| bucket(ht, s)) {
+                if (*b).h == h && (*b).val.u1.v.type_ == IS_STRING {
+                    let s = (*b).val.value.str_;
+                    prefetch((*s).val.as_ptr().add((*s).len));
                 }
             }
         }
