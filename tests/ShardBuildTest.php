@@ -14,19 +14,27 @@ use PHPUnit\Framework\TestCase;
  */
 class ShardBuildTest extends TestCase
 {
+    private static function recording(): array
+    {
+        return json_decode(file_get_contents(__DIR__ . "/shards/build.json"), true);
+    }
+
     public function recordedSequences(): iterable
     {
-        $recording = json_decode(file_get_contents(__DIR__ . "/shards/build.json"), true);
-        $initial = unserialize(base64_decode($recording["initial"]));
-        foreach ($recording["sequences"] as $name => $calls) {
-            yield $name => [$initial, $calls];
+        foreach (array_keys(self::recording()["sequences"]) as $name) {
+            yield $name => [$name];
         }
     }
 
     /** @dataProvider recordedSequences */
-    public function testEachCallLeavesYioopsState(array $initial, array $calls): void
+    public function testEachCallLeavesYioopsState(string $name): void
     {
-        $shard = new BuildingShard($initial);
+        if ((ini_get('yioop.format') ?: '2019') !== '2019') {
+            $this->markTestSkipped("recorded from Yioop's 2021 line, whose postings are in the 2019 format");
+        }
+        $recording = self::recording();
+        $calls = $recording["sequences"][$name];
+        $shard = new BuildingShard(unserialize(base64_decode($recording["initial"])));
         foreach ($calls as $i => $call) {
             if (isset($call["set"])) {
                 $shard->{$call["set"]} = true;
@@ -54,7 +62,7 @@ class ShardBuildTest extends TestCase
     public function testTheRecordingCoversDeclinesAndRejectedKeys(): void
     {
         $results = [];
-        foreach ($this->recordedSequences() as [, $calls]) {
+        foreach (self::recording()["sequences"] as $calls) {
             foreach ($calls as $call) {
                 $results[] = $call["result"]["returns"] ?? ($call["result"]["throws"] ?? "set");
             }
