@@ -76,6 +76,12 @@ class ShardBuildTest extends TestCase
         $shard = new \stdClass();
         $this->assertNull(\yioop_codec\shard\addDocumentWords($shard, str_repeat("k", 24), 1, ["a" => [1]]));
         $this->assertEquals(new \stdClass(), $shard);
+        // The same fields as dynamic properties: not IndexShard's, declined too.
+        $recording = self::recording();
+        $dynamic = (object)unserialize(base64_decode($recording["initial"]));
+        $copy = clone $dynamic;
+        $this->assertNull(\yioop_codec\shard\addDocumentWords($dynamic, str_repeat("k", 24), 1, ["a" => [1]]));
+        $this->assertEquals($copy, $dynamic);
     }
 
     public function testANonObjectShardIsATypeError(): void

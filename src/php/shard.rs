@@ -7,7 +7,7 @@
 
 use super::convert::{bytes_zval, int_operand, value_error, Fallible};
 use super::packed::list_of;
-use super::zval::{array_zval, long_zval};
+use super::zval::{array_zval, bool_zval, long_zval};
 use super::raw::{self, Param, Signature};
 use crate::shard::dictionary::{self, WordInfo};
 use crate::shard::postings::WordDocs;
@@ -241,9 +241,7 @@ fn word_zval(word: Word) -> Zval {
 }
 
 fn false_zval() -> Zval {
-    let mut z = Zval::new();
-    z.set_bool(false);
-    z
+    bool_zval(false)
 }
 
 shard_function!(READ_BLOCK, read_block_handler, "readBlockShardAtOffset", [Param::Value("bytes"), Param::Bool("cache", "true")], DataType::Mixed, |args| {

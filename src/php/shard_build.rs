@@ -13,7 +13,7 @@ use super::convert::{bytes_zval, Fallible};
 use super::hash_prefetch;
 use super::raw::{self, Param, Signature};
 use super::shard::Shard;
-use super::zval::{array_zval, long_of, long_zval};
+use super::zval::{array_zval, bool_zval, long_of, long_zval};
 use crate::phpnum;
 use crate::shard::build;
 use ext_php_rs::ffi::{zend_hash_index_find, zend_hash_str_find, zend_string, zval, HashTable};
@@ -190,24 +190,18 @@ fn check_inputs<'a>(args: &[&'a Zval; 8]) -> Option<Document<'a>> {
     })
 }
 
-/// The shard properties written here, by name.
+/// The shard properties written here in place, by name.
 const ARRAYS: [&str; 2] = ["words", "num_docs_word"];
-const COUNTERS: [&str; 7] =
-    ["docids_len", "word_docs_len", "num_docs", "num_link_docs", "len_all_docs", "len_all_link_docs", "doc_infos"];
+const COUNTERS: [&str; 6] = ["docids_len", "word_docs_len", "num_docs", "num_link_docs", "len_all_docs", "len_all_link_docs"];
 
-/// Whether the shard's properties hold what IndexShard's constructor puts
-/// there: arrays (or null, which `$a[$k] = ...` turns into one), ints, and
-/// the doc_infos string.
-fn shard_state_is_plain(shard: &Shard) -> bool {
-    let arrays = ARRAYS.iter().all(|name| shard.property(name).is_some_and(|v| v.is_array() || v.is_null()));
-    let counters = COUNTERS[..6].iter().all(|name| shard.property(name).and_then(long_of).is_some());
-    arrays && counters && shard.property("doc_infos").is_some_and(Zval::is_string)
-}
-
-fn bool_zval(b: bool) -> Zval {
-    let mut z = Zval::new();
-    z.set_bool(b);
-    z
+/// Whether the shard's properties are declared and hold what IndexShard's
+/// constructor puts there: arrays (or null, which `$a[$k] = ...` turns
+/// into one), ints, and the doc_infos string.
+fn shard_state_is_plain(shard: &mut Shard) -> bool {
+    let mut holds = |name: &str, test: fn(&Zval) -> bool| shard.property_slot(name).is_some_and(|v| test(v));
+    ARRAYS.iter().all(|name| holds(name, |v| v.is_array() || v.is_null()))
+        && COUNTERS.iter().all(|name| holds(name, |v| long_of(v).is_some()))
+        && holds("doc_infos", Zval::is_string)
 }
 
 fn add_document_words(args: &mut raw::Args) -> Fallible<Zval> {
@@ -219,7 +213,7 @@ fn add_document_words(args: &mut raw::Args) -> Fallible<Zval> {
         None => defaults[i - 3], // only optional ones can be missing
     });
     let mut shard = Shard::of(shard, ADD.name)?;
-    let (Some(doc), true) = (check_inputs(&values), shard_state_is_plain(&shard)) else {
+    let (Some(doc), true) = (check_inputs(&values), shard_state_is_plain(&mut shard)) else {
         return Ok(Zval::new()); // null: run Yioop's PHP
     };
     if shard.property("word_docs_packed").is_some_and(Zval::coerce_to_bool) {
@@ -347,16 +341,14 @@ unsafe fn add_to(slot: *mut zval, n: i64) {
 
 /// `$this->name .= $bytes`.
 fn append(shard: &mut Shard, name: &str, bytes: &[u8]) {
-    let slot = shard.property_slot(name).expect("checked by shard_state_is_plain");
-    let slot: *mut zval = std::ptr::from_mut(slot).cast();
+    let slot = slot(shard, name);
     let mut tail = bytes_zval(bytes);
     unsafe { concat_function(slot, slot, std::ptr::from_mut(&mut tail).cast()) };
 }
 
 /// `$this->name++`.
 fn increment(shard: &mut Shard, name: &str) {
-    let slot = shard.property_slot(name).expect("checked by shard_state_is_plain");
-    unsafe { increment_function(std::ptr::from_mut(slot).cast()) };
+    unsafe { increment_function(slot(shard, name)) };
 }
 
 /// `$this->name += $n`.

@@ -26,6 +26,13 @@ pub fn long_zval(i: i64) -> Zval {
     z
 }
 
+/// A bool zval.
+pub fn bool_zval(b: bool) -> Zval {
+    let mut z = Zval::new();
+    z.set_bool(b);
+    z
+}
+
 /// An array zval owning `array`, built directly like [`long_zval`].
 pub fn array_zval(array: ZBox<ZendHashTable>) -> Zval {
     if array.is_immutable() {
