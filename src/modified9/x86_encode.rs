@@ -51,6 +51,20 @@ unsafe fn slots_for_short_lengths() -> __m128i {
     _mm_loadu_si128(SLOTS_FOR_BIT_LENGTH.as_ptr() as *const __m128i)
 }
 
+/// Bit lengths (0 for 0) of the low 32-bit halves of the 8 elements in
+/// `a` and `b`, in order, as 32-bit lanes; `bias` is 126 in every lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn lengths8(a: __m256i, b: __m256i, bias: __m256i) -> __m256i {
+    let x = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), 0b10_00_10_00));
+    let x = _mm256_permute4x64_epi64(x, 0b11_01_10_00);
+    // Clearing each bit that has a set bit above it keeps the float
+    // conversion from rounding up to the next power of 2.
+    let x = _mm256_andnot_si256(_mm256_srli_epi32(x, 1), x);
+    let exp = _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(x)), 23);
+    _mm256_max_epi32(_mm256_sub_epi32(exp, bias), _mm256_setzero_si256())
+}
+
 /// Bit lengths of `src` into `dst` (16 bytes at a time: room for the
 /// length rounded up to 16), up to the first element outside 0..2^28;
 /// returns that element's index, or `src.len()`.
@@ -76,22 +90,8 @@ unsafe fn bit_lengths(src: &[i64], dst: *mut u8) -> usize {
         };
         let v = [load(0), load(4), load(8), load(12)];
         let any = _mm256_or_si256(_mm256_or_si256(v[0], v[1]), _mm256_or_si256(v[2], v[3]));
-        let lengths = |a: __m256i, b: __m256i| {
-            // The low halves of 8 elements, in order.
-            let x = _mm256_castps_si256(_mm256_shuffle_ps(
-                _mm256_castsi256_ps(a),
-                _mm256_castsi256_ps(b),
-                0b10_00_10_00,
-            ));
-            let x = _mm256_permute4x64_epi64(x, 0b11_01_10_00);
-            // Clearing each bit that has a set bit above it keeps the
-            // float conversion from rounding up to the next power of 2.
-            let x = _mm256_andnot_si256(_mm256_srli_epi32(x, 1), x);
-            let exp = _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(x)), 23);
-            _mm256_max_epi32(_mm256_sub_epi32(exp, bias), _mm256_setzero_si256())
-        };
-        let lo = lengths(v[0], v[1]);
-        let hi = lengths(v[2], v[3]);
+        let lo = lengths8(v[0], v[1], bias);
+        let hi = lengths8(v[2], v[3], bias);
         // 16 dwords to 16 bytes.
         let w = _mm256_packus_epi32(lo, hi); // lo0-3 hi0-3 | lo4-7 hi4-7
         let bytes = _mm256_packus_epi16(w, w);
@@ -176,18 +176,7 @@ unsafe fn short_tail(list: &[i64], s: usize, words: usize, dst: *mut [u8; 4]) ->
         return None;
     }
     let bias = _mm256_set1_epi32(126);
-    let lengths = |a: __m256i, b: __m256i| {
-        let x = _mm256_castps_si256(_mm256_shuffle_ps(
-            _mm256_castsi256_ps(a),
-            _mm256_castsi256_ps(b),
-            0b10_00_10_00,
-        ));
-        let x = _mm256_permute4x64_epi64(x, 0b11_01_10_00);
-        let x = _mm256_andnot_si256(_mm256_srli_epi32(x, 1), x);
-        let exp = _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(x)), 23);
-        _mm256_max_epi32(_mm256_sub_epi32(exp, bias), _mm256_setzero_si256())
-    };
-    let w = _mm256_packus_epi32(lengths(v[0], v[1]), lengths(v[2], v[3]));
+    let w = _mm256_packus_epi32(lengths8(v[0], v[1], bias), lengths8(v[2], v[3], bias));
     let bytes = _mm256_packus_epi16(w, w);
     let bl = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
         bytes,
