@@ -150,6 +150,9 @@ final class YioopIntegrate
         // The native function returns null, before changing anything, for
         // input it leaves to Yioop's PHP (the method then carries on).
         'declines' => '',
+        // The same for a method that returns nothing: the native function
+        // returns true when it has done the method's work.
+        'declines_void' => '',
         // The native slices take int offsets and lengths only; any other
         // type keeps PHP's own arithmetic on it.
         'disk_int_slice' => '$this->read_only_from_disk'
@@ -176,6 +179,10 @@ final class YioopIntegrate
         'addDocumentWords' => ['declines', 'ea656ec8cbaef6c2'],
         'postingsSliceAscending' => ['disk_int_slice', 'e2900ac5d38b15d2'],
         'postingsSliceDescending' => ['disk_int_slice', '3b864ed1a4b5e798'],
+        'mergeWordPostingsToString' => ['declines_void', 'c6e204cf13489a4a'],
+        'prepareWordsAndPrefixes' => ['declines_void', '0ea0a033c47ef861'],
+        'packWords' => ['declines_void', 'e5cbb7439352e844'],
+        'outputPostingLists' => ['declines_void', 'aac165bed3ce053d'],
     ];
     /**
      * When set, name => token hash replacing the hashes of SHARD_METHODS
@@ -1410,6 +1417,10 @@ final class YioopIntegrate
         if ($guard_key === 'declines') {
             return "if ($loaded && (\$yioop_codec_result = $call) !== null) "
                 . "{ return \$yioop_codec_result; } "
+                . self::methodMarker($name);
+        }
+        if ($guard_key === 'declines_void') {
+            return "if ($loaded && $call) { return; } "
                 . self::methodMarker($name);
         }
         return "if ($loaded" . ($guard === '' ? '' : " && $guard")

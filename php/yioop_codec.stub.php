@@ -250,6 +250,40 @@ namespace yioop_codec\shard {
      * method then runs Yioop's PHP on it.
      */
     function addDocumentWords(object $shard, mixed $doc_keys, mixed $summary_offset, mixed $word_lists, mixed $meta_ids = [], mixed $is_doc = false, mixed $rank = false, mixed $description_scores = [], mixed $user_ranks = []): ?bool {}
+
+    /**
+     * IndexShard::mergeWordPostingsToString: the words added since the
+     * last save merged, in id order, into the shard's posting string
+     * (`word_postings`), Yioop's quirks included; logs through Yioop's
+     * crawlLog and calls CrawlDaemon::processHandler(true) where Yioop's
+     * method does. True when done; null, having changed nothing, for
+     * `$replace`, postings that are not strings, a damaged posting string,
+     * or without Yioop's log functions (Yioop's PHP then runs).
+     */
+    function mergeWordPostingsToString(object $shard, mixed $replace = false): ?bool {}
+
+    /**
+     * IndexShard::prepareWordsAndPrefixes: the prefix index (`prefixes`,
+     * `prefixes_len`) and `words_len` of the posting string. True when
+     * done; null, having changed nothing, for a damaged posting string.
+     */
+    function prepareWordsAndPrefixes(object $shard, mixed $with_logging = false): ?bool {}
+
+    /**
+     * IndexShard::packWords: the dictionary (`words`, `words_len`,
+     * `word_docs_len`), written to $fh as well when it is a stream. True
+     * when done; null, having changed nothing, for a damaged posting
+     * string, a word without an int document count, or an $fh that is
+     * neither null, false nor a stream.
+     */
+    function packWords(object $shard, mixed $fh = null, mixed $with_logging = false): ?bool {}
+
+    /**
+     * IndexShard::outputPostingLists: the posting lists written to $fh, or
+     * kept in `word_docs` without one. True when done; null, having changed
+     * nothing, as for packWords().
+     */
+    function outputPostingLists(object $shard, mixed $fh = null, mixed $with_logging = false): ?bool {}
 }
 
 namespace seekquarry\yioop\library {

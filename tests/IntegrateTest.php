@@ -772,7 +772,18 @@ final class IntegrateTest extends TestCase
             . "        \$description_scores = [], \$user_ranks = []", '',
             '$doc_keys, $summary_offset, $word_lists, $meta_ids, $is_doc, '
             . '$rank, $description_scores, $user_ranks'],
+        // Methods that return nothing: native unless it declines (null).
+        'mergeWordPostingsToString' => ['$replace = false', '', '$replace'],
+        'prepareWordsAndPrefixes' => ['$with_logging = false', '',
+            '$with_logging'],
+        'packWords' => ['$fh = null, $with_logging = false', '',
+            '$fh, $with_logging'],
+        'outputPostingLists' => ['$fh = null, $with_logging = false', '',
+            '$fh, $with_logging'],
     ];
+    /** SHARD's methods that return nothing. */
+    private const VOID = ['mergeWordPostingsToString',
+        'prepareWordsAndPrefixes', 'packWords', 'outputPostingLists'];
 
     /** Source of one fixture method, from "public" to its closing brace. */
     private static function method(string $name): string
@@ -853,6 +864,11 @@ final class IntegrateTest extends TestCase
             return "if (\\extension_loaded(\"yioop\") && (\$yioop_codec_result"
                 . " = \\yioop_codec\\shard\\$name(\$this, $args)) !== null) "
                 . "{ return \$yioop_codec_result; } "
+                . "/* yioop-codec:method $name */";
+        }
+        if (in_array($name, self::VOID, true)) {
+            return "if (\\extension_loaded(\"yioop\") && "
+                . "\\yioop_codec\\shard\\$name(\$this, $args)) { return; } "
                 . "/* yioop-codec:method $name */";
         }
         return "if (\\extension_loaded(\"yioop\")"
@@ -987,9 +1003,13 @@ final class IntegrateTest extends TestCase
                 ? "function $name(\$shard, \$keys, ...\$args) {\n"
                     . "    return \$keys === 'decline' ? null : \\json_encode("
                     . "['native', \$keys, ...\$args]); }\n"
+                : (in_array($name, self::VOID, true)
+                ? "function $name(\$shard, ...\$args) {\n"
+                    . "    \$GLOBALS['native'][] = ['$name', ...\$args];\n"
+                    . "    return \$args[0] === 'decline' ? null : true; }\n"
                 : "function $name(\$shard, ...\$args) {\n"
                     . "    return \\json_encode(['native', \\get_class("
-                    . "\$shard), ...\$args]); }\n");
+                    . "\$shard), ...\$args]); }\n"));
         }
         $script = "<?php\nnamespace yioop_codec\\shard {\n$stubs}\n"
             . 'namespace {
@@ -1022,6 +1042,12 @@ final class IntegrateTest extends TestCase
                 $r["$d string len"] = $s->postingsSliceDescending(1, $n, 3, "4");
                 $r["$d add"] = $s->addDocumentWords("k", 2, ["w" => [1]]);
                 $r["$d add declined"] = $s->addDocumentWords("decline", 2, []);
+                foreach (["mergeWordPostingsToString" => [],
+                    "prepareWordsAndPrefixes" => [true], "packWords" => ["fh"],
+                    "outputPostingLists" => ["decline"]] as $m => $a) {
+                    $GLOBALS["native"] = [];
+                    $r["$d $m"] = [$s->$m(...$a), $GLOBALS["native"]];
+                }
             }
             echo json_encode($r);
         }';
@@ -1066,6 +1092,14 @@ final class IntegrateTest extends TestCase
                 "$d add" => json_encode(['native', 'k', 2, ['w' => [1]], [],
                     false, false, [], []]),
                 "$d add declined" => 'php:addDocumentWords',
+                // Done natively, the method returns nothing.
+                "$d mergeWordPostingsToString" => [null,
+                    [['mergeWordPostingsToString', false]]],
+                "$d prepareWordsAndPrefixes" => [null,
+                    [['prepareWordsAndPrefixes', true]]],
+                "$d packWords" => [null, [['packWords', 'fh', false]]],
+                "$d outputPostingLists" => ['php:outputPostingLists',
+                    [['outputPostingLists', 'decline', false]]],
             ];
         }
         [$status, $out, $err] = self::php(['-n', $file, $forced]);

@@ -3,14 +3,16 @@ namespace YioopCodec\Tests;
 
 use PHPUnit\Framework\TestCase;
 
+require_once __DIR__ . "/yioop-log-stand-ins.php";
+
 /**
- * yioop_codec\shard\addDocumentWords against Yioop's own
- * IndexShard::addDocumentWords, recorded by tests/live/record-build.php
- * into tests/shards/build.json: from the state a new IndexShard starts in,
- * each call must return what Yioop's returned and leave every state
- * property (serialized) as Yioop's left it. Input outside the native
- * function's types must be declined: null, and nothing changed, so that
- * the switched method runs Yioop's PHP on it.
+ * yioop_codec\shard\addDocumentWords and the save steps against Yioop's
+ * own IndexShard methods, recorded by tests/live/record-build.php into
+ * tests/shards/build.json: from the state a new IndexShard starts in, each
+ * call must return what Yioop's returned, write the same bytes to its
+ * stream and leave every state property (serialized) as Yioop's left it.
+ * Input outside the native functions' types must be declined: null, and
+ * nothing changed, so that the switched method runs Yioop's PHP on it.
  */
 class ShardBuildTest extends TestCase
 {
@@ -37,7 +39,15 @@ class ShardBuildTest extends TestCase
         $shard = new BuildingShard(unserialize(base64_decode($recording["initial"])));
         foreach ($calls as $i => $call) {
             if (isset($call["set"])) {
-                $shard->{$call["set"]} = true;
+                foreach (unserialize(base64_decode($call["set"])) as $property => $value) {
+                    $shard->$property = $value;
+                }
+                continue;
+            }
+            if (isset($call["step"])) {
+                if (!$this->replayStep($shard, $call, $i === count($calls) - 1)) {
+                    return;
+                }
                 continue;
             }
             $args = unserialize(base64_decode($call["args"]));
@@ -57,6 +67,55 @@ class ShardBuildTest extends TestCase
             $shard->aux_args = null;
         }
         $this->assertArrayNotHasKey("throws", end($calls)["result"] ?? []);
+    }
+
+    /**
+     * One save step; false where it declined (then it must be the last of
+     * its sequence and change nothing).
+     */
+    private function replayStep(BuildingShard $shard, array $call, bool $last): bool
+    {
+        $stream = fopen("php://memory", "w+b");
+        $args = array_map(fn($arg) => $arg === "STREAM" ? $stream : $arg, unserialize(base64_decode($call["args"])));
+        $before = $shard->digest();
+        $result = ("yioop_codec\\shard\\" . $call["step"])($shard, ...$args);
+        rewind($stream);
+        $written = stream_get_contents($stream);
+        if ($result === null) {
+            $this->assertTrue($last, "{$call["step"]}: only the last call of a sequence is one to decline");
+            $this->assertSame($before, $shard->digest(), "{$call["step"]}: a declined call changes nothing");
+            $this->assertSame("", $written, "{$call["step"]}: a declined call writes nothing");
+            return false;
+        }
+        $this->assertTrue($result, $call["step"]);
+        $this->assertArrayHasKey("returns", $call["result"], "{$call["step"]}: Yioop threw, the native call did not decline");
+        $this->assertSame($call["written"], sha1($written), "{$call["step"]}: the bytes written");
+        $this->assertSame($call["state"], $shard->digest(), $call["step"]);
+        return true;
+    }
+
+    public function testTheMergeLogsAsYioopsDoes(): void
+    {
+        $shard = new BuildingShard(unserialize(base64_decode(self::recording()["initial"])));
+        \yioop_codec\shard\addDocumentWords($shard, str_repeat("k", 24), 1, ["a" => [1], "b" => [2]]);
+        \seekquarry\yioop\library\YioopLog::$lines = [];
+        $this->assertTrue(\yioop_codec\shard\mergeWordPostingsToString($shard));
+        $lines = \seekquarry\yioop\library\YioopLog::$lines;
+        $this->assertSame("Merge index shard postings to string to save memory.", $lines[0]);
+        $this->assertStringStartsWith("..outer loop merge index postings to string .. processing 0 of 2.", $lines[1]);
+        $this->assertSame(["..Merge Index Posting Final Copy", "CrawlDaemon::processHandler(true)",
+            "..Done Merge Index Posting Final Copy"], array_slice($lines, 2));
+    }
+
+    public function testSaveStepsOfAPackedShardDoNothing(): void
+    {
+        $shard = new BuildingShard(unserialize(base64_decode(self::recording()["initial"])));
+        \yioop_codec\shard\addDocumentWords($shard, str_repeat("k", 24), 1, ["a" => [1]]);
+        $shard->word_docs_packed = true;
+        $before = $shard->digest();
+        $this->assertTrue(\yioop_codec\shard\mergeWordPostingsToString($shard));
+        $this->assertTrue(\yioop_codec\shard\packWords($shard));
+        $this->assertSame($before, $shard->digest());
     }
 
     public function testTheRecordingCoversDeclinesAndRejectedKeys(): void
@@ -108,6 +167,12 @@ final class BuildingShard
     public $len_all_link_docs;
     public $word_docs;
     public $word_docs_packed;
+    public $word_postings;
+    public $prefixes;
+    public $prefixes_len;
+    public $words_len;
+    public $last_flattened_words_count;
+    public $generation;
     /** What packAuxiliaryDocumentKeys returns, and the arguments it got. */
     public string $aux = "";
     public ?array $aux_args = null;

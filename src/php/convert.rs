@@ -6,6 +6,8 @@ use super::zval::{array_zval, long_of, long_zval};
 use crate::phpnum::Num;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::flags::DataType;
+use ext_php_rs::boxed::ZBox;
+use ext_php_rs::ffi::zend_string;
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 use ext_php_rs::zend::ce;
 
@@ -137,6 +139,28 @@ pub fn bytes_zval(bytes: &[u8]) -> Zval {
     let mut z = Zval::new();
     z.set_zend_string(ZendStr::new(bytes, false));
     z
+}
+
+/// A new PHP string of `len` bytes, all written by `fill`: the bytes go
+/// straight into the string, where `bytes_zval` copies a buffer (tens of
+/// megabytes for a shard's postings).
+pub fn string_zval_with(len: usize, fill: impl FnOnce(&mut [std::mem::MaybeUninit<u8>])) -> Zval {
+    // php-src's zend_string_alloc: header, bytes, a NUL, 8-byte aligned.
+    const GC_STRING: u32 = 6 | (1 << 4); // IS_STRING | GC_NOT_COLLECTABLE
+    let size = (std::mem::offset_of!(zend_string, val) + len + 1 + 7) & !7;
+    unsafe {
+        let s = ext_php_rs::ffi::_emalloc(size).cast::<zend_string>();
+        (*s).gc.refcount = 1;
+        (*s).gc.u.type_info = GC_STRING;
+        (*s).h = 0;
+        (*s).len = len;
+        let val = (*s).val.as_mut_ptr().cast::<std::mem::MaybeUninit<u8>>();
+        fill(std::slice::from_raw_parts_mut(val, len));
+        val.add(len).write(std::mem::MaybeUninit::new(0));
+        let mut z = Zval::new();
+        z.set_zend_string(ZBox::from_raw(s.cast::<ZendStr>()));
+        z
+    }
 }
 
 /// A PHP list of ints. Inlined everywhere: left to itself, LLVM inlined it

@@ -9,7 +9,7 @@
 //! array, and the one reads they make (slot and bucket) are of live memory
 //! of the array as it is now.
 
-use ext_php_rs::ffi::{zend_string, Bucket, HashTable};
+use ext_php_rs::ffi::{Bucket, HashTable};
 
 /// php-src's HASH_FLAG_PACKED and HASH_FLAG_UNINITIALIZED: no hash part.
 const NO_HASH: u32 = (1 << 2) | (1 << 3);
@@ -24,7 +24,7 @@ const KEY_AHEAD: usize = 3;
 const TAIL_AHEAD: usize = 1;
 
 #[inline(always)]
-fn prefetch<T>(p: *const T) {
+pub fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
     unsafe {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
@@ -50,22 +50,22 @@ unsafe fn bucket(ht: *const HashTable, slot: *const u32) -> Option<*const Bucket
     (idx < (*ht).nNumUsed).then(|| (*ht).__bindgen_anon_1.arData.cast_const().add(idx as usize))
 }
 
-/// Prefetches for look-up `i` of `keys` (each already hashed) in `tables`:
-/// call once per key, in order, before looking it up.
-pub unsafe fn ahead(tables: &[*mut HashTable], keys: &[*mut zend_string], i: usize) {
+/// Prefetches for look-up `i` of the keys whose hashes are `hashes`
+/// (php-src's, as `zend_string_hash_func` gives them) in `tables`: call
+/// once per key, in order, before looking it up.
+pub unsafe fn ahead(tables: &[*mut HashTable], hashes: &[u64], i: usize) {
     for &ht in tables {
-        if let Some(&key) = keys.get(i + SLOT_AHEAD) {
-            if let Some(s) = slot(ht, (*key).h) {
+        if let Some(&h) = hashes.get(i + SLOT_AHEAD) {
+            if let Some(s) = slot(ht, h) {
                 prefetch(s);
             }
         }
-        if let Some(&key) = keys.get(i + BUCKET_AHEAD) {
-            if let Some(b) = slot(ht, (*key).h).and_then(|s| bucket(ht, s)) {
+        if let Some(&h) = hashes.get(i + BUCKET_AHEAD) {
+            if let Some(b) = slot(ht, h).and_then(|s| bucket(ht, s)) {
                 prefetch(b);
             }
         }
-        if let Some(&key) = keys.get(i + KEY_AHEAD) {
-            let h = (*key).h;
+        if let Some(&h) = hashes.get(i + KEY_AHEAD) {
             if let Some(b) = slot(ht, h).and_then(|s| bucket(ht, s)) {
                 if (*b).h == h {
                     prefetch((*b).key);
@@ -75,8 +75,7 @@ pub unsafe fn ahead(tables: &[*mut HashTable], keys: &[*mut zend_string], i: usi
                 }
             }
         }
-        if let Some(&key) = keys.get(i + TAIL_AHEAD) {
-            let h = (*key).h;
+        if let Some(&h) = hashes.get(i + TAIL_AHEAD) {
             if let Some(b) = slot(ht, h).and_then(|s| bucket(ht, s)) {
                 if (*b).h == h && (*b).val.u1.v.type_ == IS_STRING {
                     let s = (*b).val.value.str_;

@@ -8,11 +8,13 @@ mod convert;
 mod functions;
 mod hash_prefetch;
 mod info;
+mod keys;
 mod packed;
 mod raw;
 mod settings;
 mod shard;
 mod shard_build;
+mod shard_save;
 mod zval;
 
 use ext_php_rs::error::php_error;
@@ -76,5 +78,5 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .request_startup_function(request_startup)
         .shutdown_function(shutdown)
         .info_function(info::module_info);
-    shard_build::register(shard::register(functions::register(module)))
+    shard_save::register(shard_build::register(shard::register(functions::register(module))))
 }

@@ -14,9 +14,9 @@ use super::hash_prefetch;
 use super::raw::{self, Param, Signature};
 use super::shard::Shard;
 use super::zval::{array_zval, bool_zval, long_of, long_zval};
-use crate::phpnum;
 use crate::shard::build;
-use ext_php_rs::ffi::{zend_hash_index_find, zend_hash_str_find, zend_string, zval, HashTable};
+use super::keys::{entries, find, Key};
+use ext_php_rs::ffi::{zend_string, zval, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
@@ -31,10 +31,7 @@ extern "C" {
     fn zend_string_hash_func(s: *mut zend_string) -> u64;
 }
 
-/// php-src's HASH_FLAG_PACKED.
-const HASH_FLAG_PACKED: u32 = 1 << 2;
 /// php-src's type tags.
-const IS_UNDEF: u8 = 0;
 const IS_NULL: u8 = 1;
 const IS_REFERENCE: u8 = 10;
 
@@ -62,78 +59,13 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
     module.function(ADD.function(add_handler))
 }
 
-/// An array key as PHP holds it.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-enum Key<'a> {
-    Int(i64),
-    Str(&'a [u8]),
-}
-
-impl Key<'_> {
-    /// The key as a string, as `crawlHashWord` receives it.
-    fn with_bytes<R>(self, f: impl FnOnce(&[u8]) -> R) -> R {
-        match self {
-            Key::Str(s) => f(s),
-            Key::Int(i) => f(i.to_string().as_bytes()),
-        }
-    }
-}
-
 /// `$array[$value]`'s key for a meta id, or None for a type this function
 /// leaves to Yioop's PHP.
 fn meta_key(value: &Zval) -> Option<Key<'_>> {
     if let Some(i) = long_of(value) {
         return Some(Key::Int(i));
     }
-    let s = value.zend_str()?.as_bytes();
-    Some(phpnum::integer_key(s).map_or(Key::Str(s), Key::Int))
-}
-
-/// Every key and value slot of `array`, in order (references not followed).
-fn entries(array: &ZendHashTable) -> Vec<(Key<'_>, &Zval)> {
-    let ht: *const HashTable = std::ptr::from_ref(array).cast();
-    let mut out = Vec::with_capacity(array.len());
-    unsafe {
-        let used = (*ht).nNumUsed as usize;
-        if (*ht).u.flags & HASH_FLAG_PACKED != 0 {
-            let slots = (*ht).__bindgen_anon_1.arPacked.cast::<Zval>();
-            for i in 0..used {
-                let value = &*slots.add(i);
-                if value.u1.v.type_ != IS_UNDEF {
-                    out.push((Key::Int(i as i64), value));
-                }
-            }
-        } else {
-            let buckets = (*ht).__bindgen_anon_1.arData;
-            for i in 0..used {
-                let bucket = &*buckets.add(i);
-                let value = &*std::ptr::from_ref(&bucket.val).cast::<Zval>();
-                if value.u1.v.type_ == IS_UNDEF {
-                    continue;
-                }
-                let key = if bucket.key.is_null() {
-                    Key::Int(bucket.h as i64)
-                } else {
-                    let s = bucket.key;
-                    Key::Str(std::slice::from_raw_parts((*s).val.as_ptr().cast::<u8>(), (*s).len))
-                };
-                out.push((key, value));
-            }
-        }
-    }
-    out
-}
-
-/// The slot of `$array[$key]`, as PHP finds it.
-fn find(array: &ZendHashTable, key: Key) -> Option<*const Zval> {
-    let ht: *const HashTable = std::ptr::from_ref(array).cast();
-    let found = unsafe {
-        match key {
-            Key::Int(i) => zend_hash_index_find(ht, i as u64),
-            Key::Str(s) => zend_hash_str_find(ht, s.as_ptr().cast(), s.len()),
-        }
-    };
-    (!found.is_null()).then_some(found.cast::<Zval>().cast_const())
+    Some(Key::of_string(value.zend_str()?.as_bytes()))
 }
 
 /// The word lists with the meta ids added as `$word_lists[$meta_id] = []`
@@ -259,9 +191,7 @@ fn add_words(shard: &mut Shard, words: &[(Key, Option<&Zval>)], doc_offset: i64)
     // `$word_id` does; all of them first, so the look-ups can be prefetched.
     let mut ids: Vec<_> = words.iter().map(|&(key, _)| ZendStr::new(key.with_bytes(build::word_id), false)).collect();
     let id_ptrs: Vec<*mut zend_string> = ids.iter_mut().map(|id| std::ptr::from_mut(&mut **id).cast()).collect();
-    for &id in &id_ptrs {
-        unsafe { zend_string_hash_func(id) };
-    }
+    let hashes: Vec<u64> = id_ptrs.iter().map(|&id| unsafe { zend_string_hash_func(id) }).collect();
     let mut doc_len = 0i64;
     for (i, &(_, list)) in words.iter().enumerate() {
         let list = list.unwrap_or(&empty);
@@ -269,7 +199,7 @@ fn add_words(shard: &mut Shard, words: &[(Key, Option<&Zval>)], doc_offset: i64)
         let stored_len = store.zend_str().map_or(0, |s| s.len() as i64);
         doc_len += list.array().map_or(0, |a| a.len() as i64);
         unsafe {
-            hash_prefetch::ahead(&[postings, counts], &id_ptrs, i);
+            hash_prefetch::ahead(&[postings, counts], &hashes, i);
             append_posting(postings, id_ptrs[i], store);
             count_document(counts, id_ptrs[i]);
             add_to(word_docs_len, stored_len);

@@ -13,6 +13,7 @@ pub mod dictionary;
 pub mod file;
 pub mod item;
 pub mod postings;
+pub mod save;
 pub mod slice;
 
 pub use file::{ShardFile, Word};

@@ -1,0 +1,106 @@
+//! PHP array keys, and an array's entries and look-ups by key, as php-src
+//! stores and finds them (an integer-like string key is an int key).
+
+use ext_php_rs::ffi::{zend_hash_index_find, zend_hash_str_find, HashTable};
+use super::hash_prefetch::prefetch;
+use ext_php_rs::types::{ZendHashTable, Zval};
+
+extern "C" {
+    fn zend_hash_func(str: *const std::ffi::c_char, len: usize) -> u64;
+}
+
+/// php-src's HASH_FLAG_PACKED.
+const HASH_FLAG_PACKED: u32 = 1 << 2;
+/// php-src's IS_UNDEF and IS_STRING type tags.
+const IS_UNDEF: u8 = 0;
+const IS_STRING: u8 = 6;
+/// How many buckets ahead `entries` prefetches keys and values.
+const AHEAD: usize = 8;
+
+/// An array key as PHP holds it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Key<'a> {
+    Int(i64),
+    Str(&'a [u8]),
+}
+
+impl Key<'_> {
+    /// `$array[$s]`'s key: an integer-like string is an int key.
+    pub(super) fn of_string(s: &[u8]) -> Key<'_> {
+        crate::phpnum::integer_key(s).map_or(Key::Str(s), Key::Int)
+    }
+
+    /// The key's hash in a PHP array: php-src's string hash, or the int.
+    pub(super) fn hash(self) -> u64 {
+        match self {
+            Key::Int(i) => i as u64,
+            Key::Str(s) => unsafe { zend_hash_func(s.as_ptr().cast(), s.len()) },
+        }
+    }
+
+    /// The key as a string, as PHP converts it (`(string)$key`).
+    pub(super) fn with_bytes<R>(self, f: impl FnOnce(&[u8]) -> R) -> R {
+        match self {
+            Key::Str(s) => f(s),
+            Key::Int(i) => f(i.to_string().as_bytes()),
+        }
+    }
+}
+
+/// Every key and value slot of `array`, in order (references not followed).
+pub(super) fn entries(array: &ZendHashTable) -> Vec<(Key<'_>, &Zval)> {
+    let ht: *const HashTable = std::ptr::from_ref(array).cast();
+    let mut out = Vec::with_capacity(array.len());
+    unsafe {
+        let used = (*ht).nNumUsed as usize;
+        if (*ht).u.flags & HASH_FLAG_PACKED != 0 {
+            let slots = (*ht).__bindgen_anon_1.arPacked.cast::<Zval>();
+            for i in 0..used {
+                let value = &*slots.add(i);
+                if value.u1.v.type_ != IS_UNDEF {
+                    out.push((Key::Int(i as i64), value));
+                }
+            }
+        } else {
+            let buckets = (*ht).__bindgen_anon_1.arData;
+            for i in 0..used {
+                // Keys and string values live elsewhere on the heap: in a
+                // large array (a shard's words) each is a cache miss.
+                if i + AHEAD < used {
+                    let ahead = &*buckets.add(i + AHEAD);
+                    if !ahead.key.is_null() {
+                        prefetch(ahead.key);
+                    }
+                    if ahead.val.u1.v.type_ == IS_STRING {
+                        prefetch(ahead.val.value.str_);
+                    }
+                }
+                let bucket = &*buckets.add(i);
+                let value = &*std::ptr::from_ref(&bucket.val).cast::<Zval>();
+                if value.u1.v.type_ == IS_UNDEF {
+                    continue;
+                }
+                let key = if bucket.key.is_null() {
+                    Key::Int(bucket.h as i64)
+                } else {
+                    let s = bucket.key;
+                    Key::Str(std::slice::from_raw_parts((*s).val.as_ptr().cast::<u8>(), (*s).len))
+                };
+                out.push((key, value));
+            }
+        }
+    }
+    out
+}
+
+/// The slot of `$array[$key]`, as PHP finds it.
+pub(super) fn find(array: &ZendHashTable, key: Key) -> Option<*const Zval> {
+    let ht: *const HashTable = std::ptr::from_ref(array).cast();
+    let found = unsafe {
+        match key {
+            Key::Int(i) => zend_hash_index_find(ht, i as u64),
+            Key::Str(s) => zend_hash_str_find(ht, s.as_ptr().cast(), s.len()),
+        }
+    };
+    (!found.is_null()).then_some(found.cast::<Zval>().cast_const())
+}

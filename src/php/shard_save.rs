@@ -1,0 +1,305 @@
+//! The steps of `IndexShard::save()`, natively: `mergeWordPostingsToString`,
+//! `prepareWordsAndPrefixes`, `packWords` and `outputPostingLists`. Each
+//! reads and writes the shard's PHP properties as Yioop's method does,
+//! writes to the same stream with PHP's own `fwrite`, and calls Yioop's
+//! `crawlLog`, `crawlTimeoutLog` and `CrawlDaemon::processHandler` where the
+//! method does (progress lines: once, at the first word, where Yioop offers
+//! one per word; `crawlTimeoutLog` writes one per 30 s anyway).
+//!
+//! Each returns true when done, or null, before changing anything, for input
+//! it leaves to Yioop's PHP: a damaged posting string, words that are not
+//! strings, a missing or odd document count, `$replace`, or a stream that is
+//! not one.
+
+use super::convert::{bytes_zval, string_zval_with, Fallible};
+use super::hash_prefetch;
+use super::keys::{entries, find, Key};
+use super::raw::{self, Param, Signature};
+use super::shard::Shard;
+use super::zval::{array_zval, bool_zval, long_of, long_zval};
+use crate::shard::save::{self, Record};
+use ext_php_rs::flags::DataType;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendCallable, ZendHashTable, Zval};
+use ext_php_rs::zend::ExecuteData;
+use std::borrow::Cow;
+
+/// Yioop's functions the save steps call, as they resolve inside its
+/// `seekquarry\yioop\library` namespace.
+const CRAWL_LOG: &str = "seekquarry\\yioop\\library\\crawlLog";
+const CRAWL_TIMEOUT_LOG: &str = "seekquarry\\yioop\\library\\crawlTimeoutLog";
+const PROCESS_HANDLER: &str = "seekquarry\\yioop\\library\\CrawlDaemon::processHandler";
+
+/// Bytes handed to each `fwrite` of the posting lists.
+const WRITE_CHUNK: usize = 1 << 20;
+
+macro_rules! save_step {
+    ($sig:ident, $handler:ident, $name:literal, [$($param:expr),*], $body:path) => {
+        static $sig: Signature = Signature {
+            name: concat!("yioop_codec\\shard\\", $name),
+            params: &[Param::Value("shard"), $($param),*],
+            returns: DataType::Mixed,
+        };
+        extern "C" fn $handler(ex: &mut ExecuteData, retval: &mut Zval) {
+            raw::call(ex, retval, &$sig, |args| {
+                let shard = args.take(0);
+                let [a, b] = [args.take_optional(1).map(|v| v.shallow_clone()), args.take_optional(2).map(|v| v.shallow_clone())];
+                $body(Shard::of(shard, $sig.name)?, a.unwrap_or_default(), b.unwrap_or_default())
+            });
+        }
+    };
+}
+
+save_step!(MERGE, merge_handler, "mergeWordPostingsToString", [Param::Optional("replace", "false")], merge_word_postings);
+save_step!(PREFIXES, prefixes_handler, "prepareWordsAndPrefixes", [Param::Optional("with_logging", "false")], prepare_prefixes);
+save_step!(PACK, pack_handler, "packWords", [Param::Optional("fh", "null"), Param::Optional("with_logging", "false")], pack_words);
+save_step!(OUTPUT, output_handler, "outputPostingLists", [Param::Optional("fh", "null"), Param::Optional("with_logging", "false")], output_posting_lists);
+
+pub fn register(module: ModuleBuilder) -> ModuleBuilder {
+    module
+        .function(MERGE.function(merge_handler))
+        .function(PREFIXES.function(prefixes_handler))
+        .function(PACK.function(pack_handler))
+        .function(OUTPUT.function(output_handler))
+}
+
+/// What a step returns: done, or declined (null, nothing changed).
+fn done() -> Fallible<Zval> {
+    Ok(bool_zval(true))
+}
+
+fn declined() -> Fallible<Zval> {
+    Ok(Zval::new())
+}
+
+/// A PHP exception (or exit) from a called function: stop, leaving it
+/// pending for PHP.
+struct Thrown;
+
+fn call(name: &str, args: Vec<&dyn ext_php_rs::convert::IntoZvalDyn>) -> Result<Zval, Thrown> {
+    ZendCallable::try_from_name(name).and_then(|f| f.try_call(args)).map_err(|_| Thrown)
+}
+
+fn is_callable(name: &str) -> bool {
+    let mut value = Zval::new();
+    value.set_string(name, false).is_ok() && value.is_callable()
+}
+
+/// Whether Yioop's log functions are there to call, where a step needs them
+/// (else its PHP runs, and fails as it would).
+fn logging_available(with_handler: bool) -> bool {
+    is_callable(CRAWL_LOG) && is_callable(CRAWL_TIMEOUT_LOG) && (!with_handler || is_callable(PROCESS_HANDLER))
+}
+
+/// A property's value, held (one more reference) so that it outlives the
+/// step's own writes to the shard.
+fn held(shard: &Shard, name: &str) -> Option<Zval> {
+    shard.property(name).map(Zval::shallow_clone)
+}
+
+/// `$fh != null`: Some(Some(stream)) to write to, Some(None) for no stream
+/// (null, false), None for anything `fwrite` would refuse.
+fn stream(fh: &Zval) -> Option<Option<&Zval>> {
+    if fh.is_null() || fh.bool() == Some(false) {
+        Some(None)
+    } else if fh.is_resource() {
+        Some(Some(fh))
+    } else {
+        None
+    }
+}
+
+fn fwrite(fh: &Zval, bytes: &[u8]) -> Result<(), Thrown> {
+    call("fwrite", vec![fh, &bytes_zval(bytes)]).map(drop)
+}
+
+/// crawlTimeoutLog($format, $a, $b), as the step's first iteration calls it.
+fn first_progress(format: &str, a: i64, b: i64) -> Result<(), Thrown> {
+    call(CRAWL_TIMEOUT_LOG, vec![&format, &a, &b]).map(drop)
+}
+
+fn merge_word_postings(mut shard: Shard, replace: Zval, _: Zval) -> Fallible<Zval> {
+    if replace.coerce_to_bool() {
+        return declined();
+    }
+    if shard.property("word_docs_packed").is_some_and(Zval::coerce_to_bool) {
+        return done();
+    }
+    let (Some(old), Some(words), true) = (held(&shard, "word_postings"), held(&shard, "words"), logging_available(true)) else {
+        return declined();
+    };
+    let (Some(old), Some(words)) = (old.zend_str().map(|s| s.as_bytes()), words.array().and_then(new_words)) else {
+        return declined();
+    };
+    let Some(old_records) = save::records(old) else {
+        return declined();
+    };
+    let new: Vec<(&[u8], &[u8])> = words.iter().map(|(id, postings)| (&id[..], *postings)).collect();
+    let result = (|| {
+        call(CRAWL_LOG, vec![&"Merge index shard postings to string to save memory."])?;
+        if !new.is_empty() {
+            let num_words = new.len() as i64;
+            if !old_records.is_empty() {
+                call(CRAWL_TIMEOUT_LOG, vec![
+                    &"..merging index word postings to string .. processing %s of %s at offset %s less than %s",
+                    &0i64, &num_words, &0i64, &(old.len() as i64),
+                ])?;
+            }
+            first_progress("..outer loop merge index postings to string .. processing %s of %s.", 0, num_words)?;
+        }
+        let merged = save::merge(&old_records, new);
+        shard.set_property("word_postings", string_zval_with(merged.len, |out| merged.write_to(out)));
+        shard.set_property("words", array_zval(ZendHashTable::new()));
+        let num_docs = shard.property("num_docs").map_or_else(Zval::new, Zval::shallow_clone);
+        shard.set_property("last_flattened_words_count", num_docs);
+        call(CRAWL_LOG, vec![&"..Merge Index Posting Final Copy"])?;
+        call(PROCESS_HANDLER, vec![&true])?;
+        if merged.kept_tail {
+            for step in 1..=3 {
+                let memory = call("memory_get_usage", vec![])?.long().unwrap_or(0);
+                let line = format!("..Merge Index Posting Final Copy {step} Current Memory: {memory}");
+                call(CRAWL_LOG, vec![&line.as_str()])?;
+            }
+        }
+        call(CRAWL_LOG, vec![&"..Done Merge Index Posting Final Copy"])?;
+        Ok::<(), Thrown>(())
+    })();
+    finished(result)
+}
+
+/// Done, or the exception a called function left pending.
+fn finished(result: Result<(), Thrown>) -> Fallible<Zval> {
+    match result {
+        Ok(()) => done(),
+        Err(Thrown) => Ok(Zval::new()),
+    }
+}
+
+/// (id as a string, postings) pairs.
+type NewWords<'a> = Vec<(Cow<'a, [u8]>, &'a [u8])>;
+
+/// `$this->words` as (id as a string, postings) pairs; None where a value
+/// is not a string.
+fn new_words(words: &ZendHashTable) -> Option<NewWords<'_>> {
+    entries(words)
+        .into_iter()
+        .map(|(key, value)| {
+            let postings = value.dereference().zend_str()?.as_bytes();
+            let id = match key {
+                Key::Str(s) => Cow::Borrowed(s),
+                Key::Int(_) => Cow::Owned(key.with_bytes(<[u8]>::to_vec)),
+            };
+            Some((id, postings))
+        })
+        .collect()
+}
+
+fn prepare_prefixes(mut shard: Shard, with_logging: Zval, _: Zval) -> Fallible<Zval> {
+    let logs = with_logging.coerce_to_bool();
+    let (Some(postings), true) = (held(&shard, "word_postings"), !logs || logging_available(false)) else {
+        return declined();
+    };
+    let Some(records) = postings.zend_str().and_then(|s| save::records(s.as_bytes())) else {
+        return declined();
+    };
+    if logs && !records.is_empty() {
+        if let Err(thrown) = first_progress("..Outputting to position %s of %s of prefixes.", 0, postings.zend_str().map_or(0, |s| s.len() as i64)) {
+            return finished(Err(thrown));
+        }
+    }
+    let (prefixes, words_len) = save::prefixes(&records);
+    shard.set_property("words_len", long_zval(words_len as i64));
+    shard.set_property("prefixes_len", long_zval(prefixes.len() as i64));
+    shard.set_property("prefixes", bytes_zval(&prefixes));
+    done()
+}
+
+/// `num_docs_word[$id]` for each record: ints of at least 0, else None
+/// (Yioop's PHP then runs, logging and filling in a missing count).
+fn document_counts(shard: &Shard, records: &[Record]) -> Option<Vec<i64>> {
+    if records.is_empty() {
+        return Some(Vec::new()); // a new shard's counts are still null
+    }
+    let counts = shard.property("num_docs_word")?.array()?;
+    let keys: Vec<Key> = records.iter().map(|r| Key::of_string(r.id)).collect();
+    // All the hashes first, so that the look-ups can be prefetched.
+    let hashes: Vec<u64> = keys.iter().map(|&key| key.hash()).collect();
+    let table = std::ptr::from_ref(counts).cast_mut().cast();
+    let mut out = Vec::with_capacity(keys.len());
+    for (i, &key) in keys.iter().enumerate() {
+        unsafe { hash_prefetch::ahead(&[table], &hashes, i) };
+        let count = find(counts, key).and_then(|v| long_of(unsafe { &*v }.dereference()))?;
+        out.push((count >= 0).then_some(count)?);
+    }
+    Some(out)
+}
+
+fn pack_words(mut shard: Shard, fh: Zval, with_logging: Zval) -> Fallible<Zval> {
+    if shard.property("word_docs_packed").is_some_and(Zval::coerce_to_bool) {
+        return done();
+    }
+    let logs = with_logging.coerce_to_bool();
+    let (Some(postings), Some(fh), Some(generation), true) = (
+        held(&shard, "word_postings"),
+        stream(&fh),
+        shard.property("generation").and_then(long_of),
+        !logs || logging_available(false),
+    ) else {
+        return declined();
+    };
+    let Some(records) = postings.zend_str().and_then(|s| save::records(s.as_bytes())) else {
+        return declined();
+    };
+    let Some(counts) = document_counts(&shard, &records) else {
+        return declined();
+    };
+    let result = (|| {
+        if logs && !records.is_empty() {
+            first_progress("..packing index shard words at %s of %s.", 0, postings.zend_str().map_or(0, |s| s.len() as i64))?;
+        }
+        let (dictionary, word_docs_len) = save::dictionary(&records, generation, &counts);
+        shard.set_property("word_docs_len", long_zval(word_docs_len));
+        shard.set_property("words", bytes_zval(&dictionary));
+        if let Some(fh) = fh {
+            fwrite(fh, &dictionary)?;
+        }
+        shard.set_property("words_len", long_zval(dictionary.len() as i64));
+        shard.set_property("word_docs_packed", bool_zval(true));
+        Ok(())
+    })();
+    finished(result)
+}
+
+fn output_posting_lists(mut shard: Shard, fh: Zval, with_logging: Zval) -> Fallible<Zval> {
+    let logs = with_logging.coerce_to_bool();
+    let (Some(postings), Some(fh), true) = (held(&shard, "word_postings"), stream(&fh), !logs || logging_available(false)) else {
+        return declined();
+    };
+    let Some(records) = postings.zend_str().and_then(|s| save::records(s.as_bytes())) else {
+        return declined();
+    };
+    let result = (|| {
+        shard.set_property("word_docs", bytes_zval(b""));
+        if logs && !records.is_empty() {
+            first_progress("..Outputting to position %s of %s in posting lists.", 0, postings.zend_str().map_or(0, |s| s.len() as i64))?;
+        }
+        let Some(fh) = fh else {
+            let word_docs: Vec<u8> = save::posting_lists(&records).flatten().copied().collect();
+            shard.set_property("word_docs", bytes_zval(&word_docs));
+            return Ok(());
+        };
+        let mut chunk = Vec::with_capacity(WRITE_CHUNK);
+        for list in save::posting_lists(&records) {
+            chunk.extend_from_slice(list);
+            if chunk.len() >= WRITE_CHUNK {
+                fwrite(fh, &chunk)?;
+                chunk.clear();
+            }
+        }
+        if !chunk.is_empty() {
+            fwrite(fh, &chunk)?;
+        }
+        Ok(())
+    })();
+    finished(result)
+}
