@@ -3,6 +3,7 @@
 //!
 //! Interface used by the PHP bindings (src/php/): `Mode::parse`,
 //! `Dispatch::new`, `Dispatch::decode_words`, `Dispatch::de_delta`,
+//! `Dispatch::decode_words_on_device` (whole posting lists, src/shard/),
 //! `DEFAULT_MIN_LENGTH`, `DEFAULT_MIN_LENGTH_INI` and `opencl_status` (for
 //! phpinfo).
 //!
@@ -115,6 +116,24 @@ impl Dispatch {
             }
         }
         modified9::decode_words(bytes, out);
+    }
+
+    /// `modified9::decode_words` on the device only: true when the device
+    /// decoded `bytes` (appended to `out`), false when this dispatch does
+    /// not send `bytes` there, there is no context, or the device failed
+    /// (`out` as it was). For callers whose scalar path is another shape.
+    pub fn decode_words_on_device(&self, bytes: &[u8], out: &mut Vec<u32>) -> bool {
+        #[cfg(feature = "opencl")]
+        if self.wants_device(bytes.len() / 4) {
+            if let Ok(context) = crate::opencl::context() {
+                match context.decode_words(bytes, out) {
+                    Ok(()) => return true,
+                    Err(e) => context.note_runtime_error(&e),
+                }
+            }
+        }
+        let _ = (bytes, out);
+        false
     }
 
     /// `delta::de_delta_list`, on whichever path this dispatch picks; on

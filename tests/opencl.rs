@@ -758,3 +758,42 @@ fn a_live_context_says_its_probe_passed() {
     // global context: then there is no probe, and the summary says so.
     assert!(probe.starts_with("passed in ") || probe.starts_with("none (OpenCL was already started"), "{probe}");
 }
+
+// ---- whole posting lists (src/shard/decoded_list.rs) ----
+
+/// A recorded shard's whole word_docs section decoded as one list on the
+/// device: every posting the slices frame gets the elements the scalar
+/// decode of its own bytes gives.
+#[test]
+fn whole_lists_decoded_on_the_device_match_each_posting_decoded_alone() {
+    use yioop_codec::shard::decoded_list::DecodedList;
+    use yioop_codec::shard::postings::WordDocs;
+    use yioop_codec::shard::ShardFile;
+    let test = "whole_lists_decoded_on_the_device_match_each_posting_decoded_alone";
+    if device(test).is_none() {
+        return;
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shards/shard-0.bin");
+    let header: Vec<u32> = std::fs::read(&path).unwrap()[..12].chunks(4).map(|w| u32::from_be_bytes(w.try_into().unwrap())).collect();
+    let (prefixes_len, words_len, word_docs_len) = (header[0] as i64, header[1] as i64, header[2] as i64);
+    let file = ShardFile::open_current(&path).unwrap();
+    let word_docs = WordDocs { file: &file, base: 40 + prefixes_len + words_len };
+    let last = word_docs_len / 4 - 1;
+    let list = DecodedList::decode_on_device(&word_docs, 0, last, &Dispatch::new(Mode::On, 0)).expect("decoded on the device");
+    let (mut word, mut postings) = (0, 0);
+    while word <= last {
+        let posting = word_docs.posting_at(word).unwrap();
+        let elements = list.elements(posting.start, posting.end).expect("framed as the slices frame it");
+        let mut scalar = Vec::new();
+        modified9::decode_words(&posting.bytes, &mut scalar);
+        assert_eq!(elements, &scalar[..], "posting at word {word}");
+        word = posting.end + 1;
+        postings += 1;
+    }
+    assert!(postings > 1000, "{postings} postings");
+    assert!(list.elements(1, 0).is_none(), "no posting ends before it starts");
+    let off = Dispatch::new(Mode::Off, 0);
+    assert!(DecodedList::decode_on_device(&word_docs, 0, last, &off).is_none(), "yioop.opencl=off keeps lists off the device");
+    let short = Dispatch::new(Mode::Auto, (last + 2) as u64);
+    assert!(DecodedList::decode_on_device(&word_docs, 0, last, &short).is_none(), "shorter than opencl_min_length");
+}

@@ -8,6 +8,7 @@
 use super::{damaged, false_zval, long_zval, raw, value_error, Fallible, Param, Shard, Signature};
 use crate::phpnum::Num;
 use crate::shard::item::{Config, DocInfos, Item, NumberText, Rank, Stats};
+use crate::shard::decoded_list;
 use crate::shard::postings::WordDocs;
 use crate::shard::slice::{self, SliceArgs, SliceShard};
 use crate::shard::ShardFile;
@@ -186,7 +187,9 @@ fn slice_call(args: &mut raw::Args, signature: &'static Signature, ascending: bo
     let Some(file) = shard.file() else {
         return Err(value_error(format!("{}(): the shard file cannot be read", signature.name)));
     };
-    let slice_shard = slice_shard(&shard, &file, stats, config, wd_len);
+    let mut slice_shard = slice_shard(&shard, &file, stats, config, wd_len);
+    let dispatch = crate::php::settings::current().dispatch;
+    slice_shard.decoded = decoded_list::cached(&slice_shard.word_docs, start_offset >> 2, last_offset >> 2, &dispatch);
     let mut results = ZendHashTable::new();
     let slice_args = SliceArgs { start_offset, next_offset, last_offset, len };
     let next = slice::postings_slice(&slice_shard, slice_args, ascending, &mut Php, |doc_id, item| {
@@ -204,6 +207,7 @@ fn slice_shard<'a>(shard: &Shard, file: &'a ShardFile, stats: Stats, config: Con
         stats,
         config,
         wd_len,
+        decoded: None,
     }
 }
 

@@ -114,6 +114,11 @@ impl ShardFile {
         }
     }
 
+    /// The file's device, inode, size and mtime when it was opened.
+    pub fn identity(&self) -> Identity {
+        self.identity
+    }
+
     /// The file's length when it was opened: Yioop's `$this->file_len`.
     pub fn len(&self) -> i64 {
         self.identity.size as i64

@@ -96,6 +96,7 @@ impl DocInfos<'_> {
 /// `makeItem($posting, $num_doc_or_links, $direction)`: the doc id and item.
 pub fn make_item<N: NumberText>(
     posting: &[u8],
+    decoded: Option<&[u32]>,
     num_doc_or_links: f64,
     ascending: bool,
     shard: (&Stats, &Config, &DocInfos),
@@ -103,9 +104,16 @@ pub fn make_item<N: NumberText>(
 ) -> Result<(Vec<u8>, Item<N::Text>)> {
     let (stats, config, docs) = shard;
     // The 2021 line's posting format: the only IndexShard switched natively.
-    let post = modified9::next_post_string(posting, 0);
-    let (doc_index, positions) =
-        posting::with_posting(Format::Y2019, &posting[post.bytes], true, |d, p| (d.unwrap_or(0), p.collect::<Vec<i64>>()));
+    let (doc_index, positions) = match decoded {
+        Some(elements) => {
+            let (d, p) = posting::split_posting(Format::Y2019, elements, true);
+            (d.unwrap_or(0), p.collect::<Vec<i64>>())
+        }
+        None => {
+            let post = modified9::next_post_string(posting, 0);
+            posting::with_posting(Format::Y2019, &posting[post.bytes], true, |d, p| (d.unwrap_or(0), p.collect()))
+        }
+    };
     let depth = doc_depth(doc_index, ascending, stats, config).log10();
     let mut doc_rank = Rank::Text(numbers.number_format(10.0 - depth, config.precision));
     let doc_loc = phpnum::shl(doc_index, 4);

@@ -1,14 +1,18 @@
 //! Yioop's IndexShard read from disk, natively: the shard file's blocks
-//! (`file`), the posting lists in its word_docs section (`postings`) and its
-//! dictionary (`dictionary`). Each function reproduces the IndexShard method
-//! of the same name, results and quirks included, over a shared block cache
-//! instead of PHP arrays of every word.
+//! (`file`), the posting lists in its word_docs section (`postings`), its
+//! dictionary (`dictionary`), slices of a word's list made into items
+//! (`slice`, `item`; `decoded_list` for lists decoded on the device); and
+//! built: a document's words added (`build`), the shard saved (`save`).
+//! Each function reproduces the IndexShard method of the same name, results
+//! and quirks included; reads go through a shared block cache instead of
+//! PHP arrays of every word.
 //!
 //! A shard file is laid out as a 40-byte header, the prefix index, the
 //! dictionary (32-byte records: a 20-byte word id, then generation, first
 //! offset and length), word_docs (Modified9 postings) and doc_infos.
 
 pub mod build;
+pub mod decoded_list;
 pub mod dictionary;
 pub mod file;
 pub mod item;

@@ -4,6 +4,7 @@
 //! Offsets are byte offsets into word_docs, as Yioop passes them.
 
 use super::item::{self, Config, DocInfos, Item, NumberText, Stats};
+use super::decoded_list::DecodedList;
 use super::postings::WordDocs;
 use super::{Result, ShardError};
 
@@ -16,6 +17,9 @@ pub struct SliceShard<'a> {
     /// Yioop's `$wd_len`: `file_len - docids_len` once the file is open,
     /// else `word_docs_len`; None where that is null.
     pub wd_len: Option<i64>,
+    /// The word's whole list, where the dispatch decoded it on the device
+    /// (`decoded_list`); each posting is decoded on its own otherwise.
+    pub decoded: Option<std::rc::Rc<DecodedList>>,
 }
 
 /// A slice call's int arguments (`$next_offset` as passed in).
@@ -65,7 +69,8 @@ pub fn postings_slice<N: NumberText>(
         next = if ascending { posting.end.wrapping_add(1) } else { posting.start.wrapping_sub(1) };
         let num_docs_or_links = item::num_docs_or_links(args.start_offset, args.last_offset, total_posting_len, postings)?;
         let context = (&shard.stats, &shard.config, &shard.doc_infos);
-        let (doc_id, item) = item::make_item(&posting.bytes, num_docs_or_links, ascending, context, numbers)?;
+        let decoded = shard.decoded.as_deref().and_then(|list| list.elements(posting.start, posting.end));
+        let (doc_id, item) = item::make_item(&posting.bytes, decoded, num_docs_or_links, ascending, context, numbers)?;
         each(doc_id, item);
         let span = if ascending { next - posting.start } else { posting.end - next };
         num_docs_so_far = num_docs_so_far.wrapping_add(span);
