@@ -88,6 +88,12 @@ thread_local! {
 /// The list from word `first` to word `last`, decoded on the device, from
 /// this process's cache or now; None as for [`DecodedList::decode_on_device`].
 pub fn cached(word_docs: &WordDocs, first: i64, last: i64, dispatch: &Dispatch) -> Option<Rc<DecodedList>> {
+    // The settings first: they may change between requests (php-fpm), and
+    // for most lists (all, by default) they say no.
+    let words = usize::try_from(last.checked_sub(first)?.checked_add(1)?).ok()?;
+    if !dispatch.wants_device(words) {
+        return None;
+    }
     let key = (word_docs.file.identity(), word_docs.base, first, last);
     let hit = CACHE.with(|c| {
         let mut cache = c.borrow_mut();
