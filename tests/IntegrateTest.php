@@ -1232,7 +1232,7 @@ final class IntegrateTest extends TestCase
 
     /**
      * The tool as shipped, on a copy of a real Yioop tree (YIOOP_DIR): its
-     * stored hashes must recognise all ten methods of Yioop's 2021 line.
+     * stored hashes must recognise every switched method of Yioop's 2021 line.
      */
     public function testLiveYioopTree(): void
     {
