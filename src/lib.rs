@@ -11,6 +11,7 @@
 //! - [`delta`]: delta lists; [`queue_weight`]: crawl-queue weight info.
 //! - [`phpnum`]: PHP's int arithmetic, overflow to float, `(int)` casts.
 //! - [`dispatch`]: scalar or OpenCL, per call; `opencl`: the device side.
+//! - `prefetch`: the cache-line hint that the scattered-read loops share.
 
 pub mod delta;
 pub mod dispatch;
@@ -20,6 +21,7 @@ pub mod opencl;
 pub mod phpnum;
 pub mod posting;
 pub mod posting_list;
+pub(crate) mod prefetch;
 pub mod shard;
 pub mod queue_weight;
 

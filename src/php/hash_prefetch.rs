@@ -9,6 +9,7 @@
 //! array, and the one reads they make (slot and bucket) are of live memory
 //! of the array as it is now.
 
+use crate::prefetch::prefetch;
 use ext_php_rs::ffi::{Bucket, HashTable};
 
 /// php-src's HASH_FLAG_PACKED and HASH_FLAG_UNINITIALIZED: no hash part.
@@ -23,16 +24,6 @@ const BUCKET_AHEAD: usize = 6;
 const KEY_AHEAD: usize = 3;
 const TAIL_AHEAD: usize = 1;
 
-#[inline(always)]
-pub fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(p.cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
 
 /// The hash slot of `h` in `ht`, or None for an array without a hash part.
 unsafe fn slot(ht: *const HashTable, h: u64) -> Option<*const u32> {

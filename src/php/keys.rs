@@ -2,7 +2,7 @@
 //! stores and finds them (an integer-like string key is an int key).
 
 use ext_php_rs::ffi::{zend_hash_index_find, zend_hash_str_find, HashTable};
-use super::hash_prefetch::prefetch;
+use crate::prefetch::prefetch;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 extern "C" {

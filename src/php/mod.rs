@@ -12,6 +12,7 @@ mod keys;
 mod packed;
 mod raw;
 mod settings;
+#[macro_use]
 mod shard;
 mod shard_build;
 mod shard_save;

@@ -102,14 +102,8 @@ pub const SLOTS_PER_LINE: usize = 4;
 #[inline]
 pub fn prefetch_ahead(slots: &[Zval], i: usize) {
     const DISTANCE: usize = 256; // slots: 4 KiB
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // A prefetch never faults, so running past the end is harmless.
-        _mm_prefetch::<_MM_HINT_T0>(slots.as_ptr().wrapping_add(i + DISTANCE).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (slots, i);
+    // A prefetch never faults, so running past the end is harmless.
+    crate::prefetch::prefetch(slots.as_ptr().wrapping_add(i + DISTANCE));
 }
 
 /// Overwrites an int slot's value in place (the slot must hold an int).

@@ -64,6 +64,10 @@ const HEADER_FIELDS: [&str; 10] = [
 /// `CrawlConstants::ASCENDING`.
 const ASCENDING: i64 = 1;
 
+/// `yioop_codec\shard\NAME($shard, ...)`: its signature (`$sig`) and
+/// handler. Also used by the shard modules declared after this one
+/// (`#[macro_use]` in mod.rs); the caller has `raw`, `Param`, `Signature`,
+/// `ExecuteData` and `Zval` in scope.
 macro_rules! shard_function {
     ($sig:ident, $handler:ident, $name:literal, [$($param:expr),*], $returns:expr, |$args:ident| $body:expr) => {
         static $sig: Signature = Signature {

@@ -35,10 +35,11 @@ extern "C" {
 const IS_NULL: u8 = 1;
 const IS_REFERENCE: u8 = 10;
 
-static ADD: Signature = Signature {
-    name: "yioop_codec\\shard\\addDocumentWords",
-    params: &[
-        Param::Value("shard"),
+shard_function!(
+    ADD,
+    add_handler,
+    "addDocumentWords",
+    [
         Param::Value("doc_keys"),
         Param::Value("summary_offset"),
         Param::Value("word_lists"),
@@ -46,14 +47,11 @@ static ADD: Signature = Signature {
         Param::Optional("is_doc", "false"),
         Param::Optional("rank", "false"),
         Param::Optional("description_scores", "[]"),
-        Param::Optional("user_ranks", "[]"),
+        Param::Optional("user_ranks", "[]")
     ],
-    returns: DataType::Mixed,
-};
-
-extern "C" fn add_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &ADD, add_document_words);
-}
+    DataType::Mixed,
+    |args| add_document_words(args)
+);
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
     module.function(ADD.function(add_handler))

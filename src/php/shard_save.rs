@@ -33,27 +33,25 @@ const PROCESS_HANDLER: &str = "seekquarry\\yioop\\library\\CrawlDaemon::processH
 /// Bytes handed to each `fwrite` of the posting lists.
 const WRITE_CHUNK: usize = 1 << 20;
 
-macro_rules! save_step {
-    ($sig:ident, $handler:ident, $name:literal, [$($param:expr),*], $body:path) => {
-        static $sig: Signature = Signature {
-            name: concat!("yioop_codec\\shard\\", $name),
-            params: &[Param::Value("shard"), $($param),*],
-            returns: DataType::Mixed,
-        };
-        extern "C" fn $handler(ex: &mut ExecuteData, retval: &mut Zval) {
-            raw::call(ex, retval, &$sig, |args| {
-                let shard = args.take(0);
-                let [a, b] = [args.take_optional(1).map(|v| v.shallow_clone()), args.take_optional(2).map(|v| v.shallow_clone())];
-                $body(Shard::of(shard, $sig.name)?, a.unwrap_or_default(), b.unwrap_or_default())
-            });
-        }
-    };
-}
+shard_function!(MERGE, merge_handler, "mergeWordPostingsToString", [Param::Optional("replace", "false")], DataType::Mixed, |args| {
+    save_step(args, MERGE.name, merge_word_postings)
+});
+shard_function!(PREFIXES, prefixes_handler, "prepareWordsAndPrefixes", [Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
+    save_step(args, PREFIXES.name, prepare_prefixes)
+});
+shard_function!(PACK, pack_handler, "packWords", [Param::Optional("fh", "null"), Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
+    save_step(args, PACK.name, pack_words)
+});
+shard_function!(OUTPUT, output_handler, "outputPostingLists", [Param::Optional("fh", "null"), Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
+    save_step(args, OUTPUT.name, output_posting_lists)
+});
 
-save_step!(MERGE, merge_handler, "mergeWordPostingsToString", [Param::Optional("replace", "false")], merge_word_postings);
-save_step!(PREFIXES, prefixes_handler, "prepareWordsAndPrefixes", [Param::Optional("with_logging", "false")], prepare_prefixes);
-save_step!(PACK, pack_handler, "packWords", [Param::Optional("fh", "null"), Param::Optional("with_logging", "false")], pack_words);
-save_step!(OUTPUT, output_handler, "outputPostingLists", [Param::Optional("fh", "null"), Param::Optional("with_logging", "false")], output_posting_lists);
+/// A step called with the shard and up to two arguments (null if absent).
+fn save_step(args: &mut raw::Args, name: &str, step: fn(Shard, Zval, Zval) -> Fallible<Zval>) -> Fallible<Zval> {
+    let shard = args.take(0);
+    let [a, b] = [1, 2].map(|i| args.take_optional(i).map(|v| v.shallow_clone()).unwrap_or_default());
+    step(Shard::of(shard, name)?, a, b)
+}
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
     module
@@ -97,6 +95,13 @@ fn held(shard: &Shard, name: &str) -> Option<Zval> {
     shard.property(name).map(Zval::shallow_clone)
 }
 
+/// The bytes and records of a posting string held by [`held`]; None where
+/// it is not a string or does not read as whole records.
+fn posting_records(postings: &Zval) -> Option<(&[u8], Vec<Record<'_>>)> {
+    let bytes = postings.zend_str()?.as_bytes();
+    Some((bytes, save::records(bytes)?))
+}
+
 /// `$fh != null`: Some(Some(stream)) to write to, Some(None) for no stream
 /// (null, false), None for anything `fwrite` would refuse.
 fn stream(fh: &Zval) -> Option<Option<&Zval>> {
@@ -113,9 +118,13 @@ fn fwrite(fh: &Zval, bytes: &[u8]) -> Result<(), Thrown> {
     call("fwrite", vec![fh, &bytes_zval(bytes)]).map(drop)
 }
 
-/// crawlTimeoutLog($format, $a, $b), as the step's first iteration calls it.
-fn first_progress(format: &str, a: i64, b: i64) -> Result<(), Thrown> {
-    call(CRAWL_TIMEOUT_LOG, vec![&format, &a, &b]).map(drop)
+/// crawlTimeoutLog($format, 0, strlen($this->word_postings)), as the first
+/// iteration of a step over the posting string calls it when logging.
+fn first_progress(logs: bool, format: &str, postings: &[u8]) -> Result<(), Thrown> {
+    if !logs || postings.is_empty() {
+        return Ok(());
+    }
+    call(CRAWL_TIMEOUT_LOG, vec![&format, &0i64, &(postings.len() as i64)]).map(drop)
 }
 
 fn merge_word_postings(mut shard: Shard, replace: Zval, _: Zval) -> Fallible<Zval> {
@@ -128,10 +137,7 @@ fn merge_word_postings(mut shard: Shard, replace: Zval, _: Zval) -> Fallible<Zva
     let (Some(old), Some(words), true) = (held(&shard, "word_postings"), held(&shard, "words"), logging_available(true)) else {
         return declined();
     };
-    let (Some(old), Some(words)) = (old.zend_str().map(|s| s.as_bytes()), words.array().and_then(new_words)) else {
-        return declined();
-    };
-    let Some(old_records) = save::records(old) else {
+    let (Some((old, old_records)), Some(words)) = (posting_records(&old), words.array().and_then(new_words)) else {
         return declined();
     };
     let new: Vec<(&[u8], &[u8])> = words.iter().map(|(id, postings)| (&id[..], *postings)).collect();
@@ -145,16 +151,16 @@ fn merge_word_postings(mut shard: Shard, replace: Zval, _: Zval) -> Fallible<Zva
                     &0i64, &num_words, &0i64, &(old.len() as i64),
                 ])?;
             }
-            first_progress("..outer loop merge index postings to string .. processing %s of %s.", 0, num_words)?;
+            call(CRAWL_TIMEOUT_LOG, vec![&"..outer loop merge index postings to string .. processing %s of %s.", &0i64, &num_words])?;
         }
-        let merged = save::merge(&old_records, new);
-        shard.set_property("word_postings", string_zval_with(merged.len, |out| merged.write_to(out)));
+        let (merged, kept_tail) = save::merge(&old_records, new);
+        shard.set_property("word_postings", string_zval(&merged));
         shard.set_property("words", array_zval(ZendHashTable::new()));
         let num_docs = shard.property("num_docs").map_or_else(Zval::new, Zval::shallow_clone);
         shard.set_property("last_flattened_words_count", num_docs);
         call(CRAWL_LOG, vec![&"..Merge Index Posting Final Copy"])?;
         call(PROCESS_HANDLER, vec![&true])?;
-        if merged.kept_tail {
+        if kept_tail {
             for step in 1..=3 {
                 let memory = call("memory_get_usage", vec![])?.long().unwrap_or(0);
                 let line = format!("..Merge Index Posting Final Copy {step} Current Memory: {memory}");
@@ -199,19 +205,18 @@ fn prepare_prefixes(mut shard: Shard, with_logging: Zval, _: Zval) -> Fallible<Z
     let (Some(postings), true) = (held(&shard, "word_postings"), !logs || logging_available(false)) else {
         return declined();
     };
-    let Some(records) = postings.zend_str().and_then(|s| save::records(s.as_bytes())) else {
+    let Some((bytes, records)) = posting_records(&postings) else {
         return declined();
     };
-    if logs && !records.is_empty() {
-        if let Err(thrown) = first_progress("..Outputting to position %s of %s of prefixes.", 0, postings.zend_str().map_or(0, |s| s.len() as i64)) {
-            return finished(Err(thrown));
-        }
-    }
-    let (prefixes, words_len) = save::prefixes(&records);
-    shard.set_property("words_len", long_zval(words_len as i64));
-    shard.set_property("prefixes_len", long_zval(prefixes.len() as i64));
-    shard.set_property("prefixes", bytes_zval(&prefixes));
-    done()
+    let result = (|| {
+        first_progress(logs, "..Outputting to position %s of %s of prefixes.", bytes)?;
+        let (prefixes, words_len) = save::prefixes(&records);
+        shard.set_property("words_len", long_zval(words_len as i64));
+        shard.set_property("prefixes_len", long_zval(prefixes.len() as i64));
+        shard.set_property("prefixes", bytes_zval(&prefixes));
+        Ok(())
+    })();
+    finished(result)
 }
 
 /// `num_docs_word[$id]` for each record: ints of at least 0, else None
@@ -247,16 +252,14 @@ fn pack_words(mut shard: Shard, fh: Zval, with_logging: Zval) -> Fallible<Zval> 
     ) else {
         return declined();
     };
-    let Some(records) = postings.zend_str().and_then(|s| save::records(s.as_bytes())) else {
+    let Some((bytes, records)) = posting_records(&postings) else {
         return declined();
     };
     let Some(counts) = document_counts(&shard, &records) else {
         return declined();
     };
     let result = (|| {
-        if logs && !records.is_empty() {
-            first_progress("..packing index shard words at %s of %s.", 0, postings.zend_str().map_or(0, |s| s.len() as i64))?;
-        }
+        first_progress(logs, "..packing index shard words at %s of %s.", bytes)?;
         let (dictionary, word_docs_len) = save::dictionary(&records, generation, &counts);
         shard.set_property("word_docs_len", long_zval(word_docs_len));
         shard.set_property("words", bytes_zval(&dictionary));
@@ -275,31 +278,23 @@ fn output_posting_lists(mut shard: Shard, fh: Zval, with_logging: Zval) -> Falli
     let (Some(postings), Some(fh), true) = (held(&shard, "word_postings"), stream(&fh), !logs || logging_available(false)) else {
         return declined();
     };
-    let Some(records) = postings.zend_str().and_then(|s| save::records(s.as_bytes())) else {
+    let Some((bytes, records)) = posting_records(&postings) else {
         return declined();
     };
     let result = (|| {
         shard.set_property("word_docs", bytes_zval(b""));
-        if logs && !records.is_empty() {
-            first_progress("..Outputting to position %s of %s in posting lists.", 0, postings.zend_str().map_or(0, |s| s.len() as i64))?;
-        }
-        let Some(fh) = fh else {
-            let word_docs: Vec<u8> = save::posting_lists(&records).flatten().copied().collect();
-            shard.set_property("word_docs", bytes_zval(&word_docs));
-            return Ok(());
-        };
-        let mut chunk = Vec::with_capacity(WRITE_CHUNK);
-        for list in save::posting_lists(&records) {
-            chunk.extend_from_slice(list);
-            if chunk.len() >= WRITE_CHUNK {
-                fwrite(fh, &chunk)?;
-                chunk.clear();
-            }
-        }
-        if !chunk.is_empty() {
-            fwrite(fh, &chunk)?;
+        first_progress(logs, "..Outputting to position %s of %s in posting lists.", bytes)?;
+        let word_docs = save::posting_lists(&records);
+        match fh {
+            Some(fh) => word_docs.for_each_chunk(WRITE_CHUNK, |chunk| fwrite(fh, chunk))?,
+            None => shard.set_property("word_docs", string_zval(&word_docs)),
         }
         Ok(())
     })();
     finished(result)
+}
+
+/// The assembled string as a PHP string, its bytes copied once.
+fn string_zval(string: &save::Pieces) -> Zval {
+    string_zval_with(string.len, |out| string.write_to(out))
 }

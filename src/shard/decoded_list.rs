@@ -31,9 +31,8 @@ impl DecodedList {
     /// the device; None where the dispatch keeps it off the device, the
     /// device is not there or failed, or the range is not inside the file.
     pub fn decode_on_device(word_docs: &WordDocs, first: i64, last: i64, dispatch: &Dispatch) -> Option<DecodedList> {
-        let words = last.checked_sub(first)?.checked_add(1)?;
-        let in_file = word_docs.base.checked_add(last.checked_add(1)?.checked_mul(4)?)? <= word_docs.file.len();
-        if first < 0 || words <= 0 || !in_file || !dispatch.wants_device(words as usize) {
+        let words = device_length(first, last, dispatch)?;
+        if word_docs.base.checked_add(last.checked_add(1)?.checked_mul(4)?)? > word_docs.file.len() {
             return None;
         }
         let bytes = word_docs.substring(first * 4, words * 4, true).ok()?;
@@ -56,6 +55,13 @@ impl DecodedList {
     fn len(&self) -> usize {
         self.elements.len() + 4 * self.postings.len()
     }
+}
+
+/// The list's length in words, where it is one the dispatch sends to the
+/// device.
+fn device_length(first: i64, last: i64, dispatch: &Dispatch) -> Option<i64> {
+    let words = last.checked_sub(first)?.checked_add(1)?;
+    (first >= 0 && words > 0 && dispatch.wants_device(words as usize)).then_some(words)
 }
 
 /// Each posting of `bytes` (whose first word is word `first`) as framed
@@ -90,10 +96,7 @@ thread_local! {
 pub fn cached(word_docs: &WordDocs, first: i64, last: i64, dispatch: &Dispatch) -> Option<Rc<DecodedList>> {
     // The settings first: they may change between requests (php-fpm), and
     // for most lists (all, by default) they say no.
-    let words = usize::try_from(last.checked_sub(first)?.checked_add(1)?).ok()?;
-    if !dispatch.wants_device(words) {
-        return None;
-    }
+    device_length(first, last, dispatch)?;
     let key = (word_docs.file.identity(), word_docs.base, first, last);
     let hit = CACHE.with(|c| {
         let mut cache = c.borrow_mut();

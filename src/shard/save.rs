@@ -8,6 +8,7 @@
 //! id, the postings' length (4 bytes, big-endian) and the postings.
 
 use super::build::{pack_int, BLANK, DOC_KEY_LEN, WORD_ID_LEN};
+use crate::prefetch::prefetch;
 
 /// `IndexShard::POSTING_LEN`: the length field of a record.
 const LEN_LEN: usize = 4;
@@ -69,18 +70,21 @@ impl Piece<'_> {
     }
 }
 
-/// The merged posting string as the pieces it is made of (its bytes are
-/// copied once, by `write_to`, into a buffer of `len` bytes).
-pub struct Merged<'a> {
+/// A string as the pieces it is made of, most of them slices of the
+/// input: its bytes are copied once, by `write_to` into a buffer of `len`
+/// bytes (a PHP string, made to measure) or by `for_each_chunk`.
+pub struct Pieces<'a> {
     pub pieces: Vec<Piece<'a>>,
     pub len: usize,
-    /// Whether old records came after the last new word (Yioop logs its
-    /// final copy of them).
-    pub kept_tail: bool,
 }
 
-impl Merged<'_> {
-    /// Writes the merged string into `out`, which is `self.len` bytes.
+impl<'a> Pieces<'a> {
+    fn new(pieces: Vec<Piece<'a>>) -> Pieces<'a> {
+        let len = pieces.iter().map(|p| p.len()).sum();
+        Pieces { pieces, len }
+    }
+
+    /// Writes the string into `out`, which is `self.len` bytes.
     pub fn write_to(&self, out: &mut [std::mem::MaybeUninit<u8>]) {
         assert_eq!(out.len(), self.len);
         let mut at = 0;
@@ -110,17 +114,26 @@ impl Merged<'_> {
         unsafe { out.set_len(self.len) };
         out
     }
-}
 
-#[inline(always)]
-fn prefetch(p: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(p.cast());
+    /// Hands the string to `write` in runs of at least `size` bytes (the
+    /// last may be shorter), stopping at the first error.
+    pub fn for_each_chunk<E>(&self, size: usize, mut write: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
+        let mut chunk = Vec::with_capacity(size);
+        for piece in &self.pieces {
+            match *piece {
+                Piece::Bytes(b) => chunk.extend_from_slice(b),
+                Piece::Len(n) => chunk.extend_from_slice(&n.to_be_bytes()),
+            }
+            if chunk.len() >= size {
+                write(&chunk)?;
+                chunk.clear();
+            }
+        }
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        write(&chunk)
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }
 
 /// `mergeWordPostingsToString()` (not `$replace`): the new words, in
@@ -128,8 +141,9 @@ fn prefetch(p: *const u8) {
 /// there gets its new postings appended to the old ones. Yioop's quirk is
 /// kept: a word equal to the old string's *last* record is written twice,
 /// merged and then again alone, because its loop takes the old string's end
-/// as the cue to append the current word.
-pub fn merge<'a>(old: &[Record<'a>], mut new: Vec<(&'a [u8], &'a [u8])>) -> Merged<'a> {
+/// as the cue to append the current word. Also says whether old records
+/// came after the last new word (Yioop logs its final copy of them).
+pub fn merge<'a>(old: &[Record<'a>], mut new: Vec<(&'a [u8], &'a [u8])>) -> (Pieces<'a>, bool) {
     sort_by_id(&mut new);
     let mut pieces = Vec::with_capacity(3 * (old.len() + new.len()) + 8);
     let mut record = |id: &'a [u8], len: u32, postings: &[&'a [u8]]| {
@@ -164,8 +178,7 @@ pub fn merge<'a>(old: &[Record<'a>], mut new: Vec<(&'a [u8], &'a [u8])>) -> Merg
     for r in &old[next..] {
         record(r.id, r.postings.len() as u32, &[r.postings]);
     }
-    let len = pieces.iter().map(|p| p.len()).sum();
-    Merged { pieces, len, kept_tail }
+    (Pieces::new(pieces), kept_tail)
 }
 
 /// Sorts words by id as `ksort(SORT_STRING)` does (ids are unique keys).
@@ -241,10 +254,10 @@ pub fn dictionary(records: &[Record], generation: i64, num_docs: &[i64]) -> (Vec
     (out, word_docs_len)
 }
 
-/// `outputPostingLists()`: the posting lists of word_docs, in order, each a
-/// slice of the posting string (inline ones are in the dictionary instead).
-pub fn posting_lists<'a>(records: &'a [Record<'a>]) -> impl Iterator<Item = &'a [u8]> + 'a {
-    records.iter().filter(|r| !r.is_inline()).map(|r| r.postings)
+/// `outputPostingLists()`: word_docs, the posting lists in order (inline
+/// ones are in the dictionary instead).
+pub fn posting_lists<'a>(records: &[Record<'a>]) -> Pieces<'a> {
+    Pieces::new(records.iter().filter(|r| !r.is_inline()).map(|r| Piece::Bytes(r.postings)).collect())
 }
 
 #[cfg(test)]
@@ -255,13 +268,13 @@ mod tests {
         [tag; WORD_ID_LEN]
     }
 
-fn write_record(out: &mut Vec<u8>, id: &[u8], len: u32, parts: &[&[u8]]) {
-    out.extend_from_slice(id);
-    out.extend_from_slice(&len.to_be_bytes());
-    for part in parts {
-        out.extend_from_slice(part);
+    fn write_record(out: &mut Vec<u8>, id: &[u8], len: u32, parts: &[&[u8]]) {
+        out.extend_from_slice(id);
+        out.extend_from_slice(&len.to_be_bytes());
+        for part in parts {
+            out.extend_from_slice(part);
+        }
     }
-}
 
     fn string(records: &[([u8; WORD_ID_LEN], &[u8])]) -> Vec<u8> {
         let mut out = Vec::new();
@@ -276,8 +289,8 @@ fn write_record(out: &mut Vec<u8>, id: &[u8], len: u32, parts: &[&[u8]]) {
         let old = string(&[(id(2), b"bb"), (id(4), b"dd"), (id(6), b"ff")]);
         let (a, c, d) = (id(1), id(3), id(4));
         let new: [(&[u8], &[u8]); 3] = [(&d, b"D"), (&a, b"A"), (&c, b"C")];
-        let merged = merge(&records(&old).unwrap(), new.to_vec());
-        assert!(merged.kept_tail);
+        let (merged, kept_tail) = merge(&records(&old).unwrap(), new.to_vec());
+        assert!(kept_tail);
         let merged = merged.to_vec();
         let want = string(&[(id(1), b"A"), (id(2), b"bb"), (id(3), b"C"), (id(4), b"ddD"), (id(6), b"ff")]);
         assert_eq!(merged, want);
@@ -287,8 +300,8 @@ fn write_record(out: &mut Vec<u8>, id: &[u8], len: u32, parts: &[&[u8]]) {
     fn merge_writes_a_word_equal_to_the_last_old_record_twice() {
         let old = string(&[(id(2), b"bb")]);
         let b = id(2);
-        let merged = merge(&records(&old).unwrap(), vec![(&b[..], &b"B"[..])]);
-        assert!(!merged.kept_tail);
+        let (merged, kept_tail) = merge(&records(&old).unwrap(), vec![(&b[..], &b"B"[..])]);
+        assert!(!kept_tail);
         let merged = merged.to_vec();
         assert_eq!(merged, string(&[(id(2), b"bbB"), (id(2), b"B")]));
     }
@@ -296,13 +309,24 @@ fn write_record(out: &mut Vec<u8>, id: &[u8], len: u32, parts: &[&[u8]]) {
     #[test]
     fn merge_sorts_ids_as_strings_whatever_their_length() {
         let (long, short, shorter) = (b"abcdefghij".as_slice(), b"abcdefgh".as_slice(), b"abc".as_slice());
-        let merged = merge(&[], vec![(long, b"1"), (shorter, b"2"), (short, b"3")]).to_vec();
+        let merged = merge(&[], vec![(long, b"1"), (shorter, b"2"), (short, b"3")]).0.to_vec();
         let ids: Vec<&[u8]> = vec![shorter, short, long];
         let mut want = Vec::new();
         for (id, p) in ids.iter().zip([b"2", b"3", b"1"]) {
             write_record(&mut want, id, 1, &[p]);
         }
         assert_eq!(merged, want);
+    }
+
+    #[test]
+    fn chunks_make_up_the_string_and_are_at_least_the_size_asked() {
+        let old = string(&[(id(1), b"abcdefg"), (id(2), b"hi"), (id(3), b"jklmnopqrstu")]);
+        let (whole, _) = merge(&records(&old).unwrap(), Vec::new());
+        let mut chunks: Vec<Vec<u8>> = Vec::new();
+        whole.for_each_chunk(30, |c| Ok::<(), ()>(chunks.push(c.to_vec()))).unwrap();
+        assert_eq!(chunks.concat(), whole.to_vec());
+        assert!(chunks.len() > 1 && chunks[..chunks.len() - 1].iter().all(|c| c.len() >= 30));
+        assert_eq!(whole.for_each_chunk(30, |_| Err("stop")), Err("stop"));
     }
 
     #[test]
