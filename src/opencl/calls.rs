@@ -1,13 +1,13 @@
-//! The kernel calls: the per-call path. Errors here are the typed
-//! [`Error`], which callers branch on (an overflow goes to the scalar loop);
-//! the context's set-up is in `setup.rs`.
+//! The context type and its kernel calls: the per-call path. Errors here
+//! are the typed [`Error`], which callers branch on (an overflow goes to the
+//! scalar loop); making a context is `setup`'s.
 
-use super::setup::panic_text;
-use super::{diagnose, lock, Error, Info};
+use super::base::{flatten, lock, panic_text};
 use crate::{delta, modified9};
 use ocl::core::{self, ArgVal, KernelWorkGroupInfo, KernelWorkGroupInfoResult};
 use ocl::flags::MemFlags;
 use ocl::{Buffer, Context, Device, Program, Queue};
+use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -24,6 +24,62 @@ const ELEMENTWISE_WORK_GROUP: usize = 64;
 
 /// The value of the overflow flag when nothing overflowed.
 const NO_OVERFLOW: u32 = u32::MAX;
+
+/// Why a device call gave no result. The list or output is as it was.
+/// Typed because callers branch on it: an overflow sends the list to the
+/// scalar loop, anything else is counted and shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// The prefix sum at this index does not fit an int: the scalar loop
+    /// overflows there (and goes on in floats).
+    Overflow(usize),
+    /// The input is longer than the kernels take.
+    TooLong,
+    /// OpenCL said no (out of memory, lost device, ...).
+    Device(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Overflow(i) => write!(f, "prefix sum overflows at index {i}"),
+            Error::TooLong => write!(f, "input too long for the OpenCL kernels"),
+            Error::Device(reason) => write!(f, "OpenCL error: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<ocl::Error> for Error {
+    fn from(e: ocl::Error) -> Self {
+        Error::Device(e.to_string())
+    }
+}
+
+impl From<ocl::OclCoreError> for Error {
+    fn from(e: ocl::OclCoreError) -> Self {
+        Error::Device(e.to_string())
+    }
+}
+
+/// Facts about a live context.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Info {
+    pub platform: String,
+    pub device: String,
+    pub device_type: &'static str,
+    pub compute_units: u32,
+    pub work_group: usize,
+    pub items: usize,
+    pub pid: u32,
+    /// How the probe went before this context was made: "passed in 0.4 s",
+    /// or why there was none.
+    pub probe: String,
+    /// Device calls that failed at run time (each fell back to scalar).
+    pub runtime_errors: u64,
+    pub last_error: Option<String>,
+}
 
 /// The kernels by the call that launches them, as the probe names them.
 pub(super) const KERNEL_GROUPS: [(&str, &[&str]); 3] = [
@@ -114,7 +170,7 @@ impl OpenClContext {
     pub fn note_runtime_error(&self, error: &Error) {
         if let Error::Device(_) = error {
             self.runtime_errors.fetch_add(1, Ordering::Relaxed);
-            *lock(&self.last_error) = Some(diagnose::flatten(&error.to_string()));
+            *lock(&self.last_error) = Some(flatten(&error.to_string()));
         }
     }
 

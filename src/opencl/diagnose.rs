@@ -10,6 +10,7 @@
 //! workers with `HOME` set to the pool user's home (`/var/www` for www-data,
 //! not writable) and, by default (`clear_env = yes`), no `PATH`.
 
+use super::base::flatten;
 use super::probe::{Ending, Probe};
 use anyhow::anyhow;
 use std::ffi::OsString;
@@ -18,25 +19,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 const POCL: &str = "Portable Computing Language";
-/// The longest reason shown.
-const MAX_REASON: usize = 1200;
 /// The longest excerpt of the driver's output in a reason.
 const MAX_EXCERPT: usize = 400;
-
-/// An error chain in one line, outermost first: what phpinfo shows.
-pub fn one_line(error: &anyhow::Error) -> String {
-    flatten(&format!("{error:#}"))
-}
-
-/// Whitespace runs (newlines of build logs included) as single spaces,
-/// clipped to a length phpinfo can show.
-pub fn flatten(text: &str) -> String {
-    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match joined.char_indices().nth(MAX_REASON) {
-        Some((cut, _)) => format!("{}...", &joined[..cut]),
-        None => joined,
-    }
-}
 
 /// The facts of this process that explain the known failures.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -218,6 +202,7 @@ fn excerpt(output: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::opencl::base::one_line;
 
     fn env(ld: bool, cache_writable: bool) -> Environment {
         Environment {
@@ -306,12 +291,5 @@ mod tests {
         assert!(can_create_or_write(&dir.join("a/b/c")));
         assert!(!can_create_or_write(Path::new("/proc/yioop/kcache")), "/proc takes no new directories");
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn chains_show_in_one_clipped_line() {
-        let e = anyhow!("build log:\nline 1\n\tline 2").context("outer");
-        assert_eq!(one_line(&e), "outer: build log: line 1 line 2");
-        assert!(flatten(&"x ".repeat(5000)).ends_with("..."));
     }
 }

@@ -9,65 +9,32 @@
 //! (which turns the overflow into PHP floats). The kernels are in
 //! `kernels/prefix_sum.cl` and `kernels/modified9.cl`.
 //!
-//! - `setup`: finding a device, building the program (errors as `anyhow`
-//!   chains, shown by phpinfo in one line);
-//! - `calls`: the kernel calls, the per-call path (typed [`Error`]);
-//! - `probe` and `diagnose`: before a process makes its context, a child
-//!   process makes one and launches every kernel; a driver that aborts,
-//!   crashes or hangs there takes only the child down, and the reason names
-//!   the cause and the fix;
-//! - this file: the one context per process.
+//! Top-down, each module using only those below it:
+//!
+//! - this file: the one context per process, made after a probe;
+//! - `diagnose`: from what a probe saw to the reason phpinfo shows, cause
+//!   and fix first;
+//! - `setup`: finding a device and building the program (errors as
+//!   `anyhow` chains, shown by phpinfo in one line), and the probe's job;
+//! - `probe`: runs a job in a short-lived child process, so that a driver
+//!   that aborts, crashes or hangs takes only the child down;
+//! - `calls`: the context type and its kernel calls, the per-call path
+//!   (typed [`Error`]);
+//! - `base`: what they all share: the lock, errors and panics in one line.
 
+mod base;
 mod calls;
 pub mod diagnose;
 pub mod probe;
 mod setup;
 
-pub use calls::{OpenClContext, MAX_DECODE_WORDS, MAX_PREFIX_SUM_LEN};
+pub use calls::{Error, Info, OpenClContext, MAX_DECODE_WORDS, MAX_PREFIX_SUM_LEN};
 
 use anyhow::Context as _;
-use std::fmt;
+use base::{lock, one_line};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// Why a device call gave no result. The list or output is as it was.
-/// Typed because callers branch on it: an overflow sends the list to the
-/// scalar loop, anything else is counted and shown.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Error {
-    /// The prefix sum at this index does not fit an int: the scalar loop
-    /// overflows there (and goes on in floats).
-    Overflow(usize),
-    /// The input is longer than the kernels take.
-    TooLong,
-    /// OpenCL said no (out of memory, lost device, ...).
-    Device(String),
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Overflow(i) => write!(f, "prefix sum overflows at index {i}"),
-            Error::TooLong => write!(f, "input too long for the OpenCL kernels"),
-            Error::Device(reason) => write!(f, "OpenCL error: {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
-
-impl From<ocl::Error> for Error {
-    fn from(e: ocl::Error) -> Self {
-        Error::Device(e.to_string())
-    }
-}
-
-impl From<ocl::OclCoreError> for Error {
-    fn from(e: ocl::OclCoreError) -> Self {
-        Error::Device(e.to_string())
-    }
-}
 
 /// What phpinfo shows about this process's OpenCL context.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,24 +45,6 @@ pub enum State {
     Live(Info),
     /// Creation failed, for this reason; not tried again in this process.
     Failed(String),
-}
-
-/// Facts about a live context.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Info {
-    pub platform: String,
-    pub device: String,
-    pub device_type: &'static str,
-    pub compute_units: u32,
-    pub work_group: usize,
-    pub items: usize,
-    pub pid: u32,
-    /// How the probe went before this context was made: "passed in 0.4 s",
-    /// or why there was none.
-    pub probe: String,
-    /// Device calls that failed at run time (each fell back to scalar).
-    pub runtime_errors: u64,
-    pub last_error: Option<String>,
 }
 
 /// The longest a probe may take by default: a cold PoCL build of the
@@ -120,10 +69,6 @@ struct Slot {
 }
 
 static GLOBAL: Mutex<Option<Slot>> = Mutex::new(None);
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 /// This process's context, made on first use after a probe in a child
 /// process; a failure is remembered and its one-line reason returned from
@@ -159,7 +104,7 @@ pub fn context() -> Result<&'static OpenClContext, &'static str> {
     }
     let made = probed_context()
         .map(|c| &*Box::leak(Box::new(c)))
-        .map_err(|e| leak(diagnose::one_line(&e)));
+        .map_err(|e| leak(one_line(&e)));
     *slot = Some(Slot { pid, context: made });
     made
 }

@@ -9,6 +9,7 @@
 //! The child reports the steps it starts on one pipe and the driver's own
 //! output (its stdout and stderr) comes back on another.
 
+use super::base::{one_line, panic_text};
 use std::ffi::c_int;
 use std::time::{Duration, Instant};
 
@@ -125,8 +126,8 @@ fn child(report: c_int, output: c_int, job: fn(&Reporter) -> anyhow::Result<()>)
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&reporter)));
     let (line, code) = match outcome {
         Ok(Ok(())) => ("ok".to_string(), 0),
-        Ok(Err(e)) => (format!("error {}", super::diagnose::one_line(&e)), 1),
-        Err(payload) => (format!("error panic: {}", super::setup::panic_text(&payload)), 1),
+        Ok(Err(e)) => (format!("error {}", one_line(&e)), 1),
+        Err(payload) => (format!("error panic: {}", panic_text(&payload)), 1),
     };
     write_all(REPORT_FD, format!("{line}\n").as_bytes());
     unsafe { libc::_exit(code) }

@@ -1,10 +1,11 @@
-//! Finding a device and building the program, once per context. Each layer
-//! adds its context to the error (`anyhow`); phpinfo shows the chain in one
-//! line.
+//! Finding a device and building the program, once per context, and the
+//! probe's job: the same in a child, then one launch of every kernel. Each
+//! layer adds its context to the error (`anyhow`); phpinfo shows the chain
+//! in one line.
 
-use super::calls::{Inner, Kernels, KERNEL_GROUPS};
+use super::base::panic_text;
+use super::calls::{Inner, Kernels, OpenClContext, KERNEL_GROUPS};
 use super::probe::Reporter;
-use super::OpenClContext;
 use anyhow::{anyhow, bail, ensure, Context as _};
 use ocl::core::{self, DeviceInfo, DeviceInfoResult, PlatformInfo};
 use ocl::enums::DeviceSpecifier;
@@ -220,14 +221,6 @@ fn prev_power_of_two(n: usize) -> usize {
     } else {
         1 << (usize::BITS - 1 - n.leading_zeros())
     }
-}
-
-pub(super) fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown".into())
 }
 
 /// The probe's work, in the child process: the platforms, a context like
