@@ -1,0 +1,436 @@
+<?php
+/**
+ * Searches a Yioop installed the way Yioop's own installer does it, with and
+ * without the extension, and requires identical results:
+ *
+ *   php tests/live/stock-install.php YIOOP_DIR [--queries=FILE] [--docs=4000]
+ *       [--seed=1] [--so=PATH] [--profile=PATH] [--keep]
+ *
+ * YIOOP_DIR is a Yioop 2021-line tree; it is only read. In a temporary
+ * directory this:
+ *  1. installs a copy: the tree's bundled work_directory removed, Yioop's
+ *     ConfigureTool creates a fresh work directory (its Profile.php holds
+ *     every value as a string, as on a real site) and Createdb.php the
+ *     databases;
+ *  2. builds a crawl's index there with Yioop's own classes
+ *     (stock-index.php) and makes it the current index;
+ *  3. copies the installed tree twice, sharing that work directory: "plain"
+ *     as Yioop wrote it, run without the extension; "switched" by
+ *     php/yioop-integrate.php, run with it (--so, else env YIOOP_CODEC_SO,
+ *     else target/release/libyioop_codec.so);
+ *  4. runs Yioop's QueryTool on both for each query and compares exit
+ *     status, stdout and stderr byte for byte, except the ELAPSED TIME line
+ *     and the blocks Yioop's error handler prints for PHP 8.2 deprecations
+ *     and warnings (Yioop's handler prints them whatever error_reporting
+ *     says, and their backtraces name each copy's own files).
+ *
+ * --queries=FILE: one query a line, optionally followed by a tab, results
+ * per page, a tab and the first result; "#N" is the corpus word of rank N.
+ * --profile=PATH keeps a copy of the generated Profile.php; --keep keeps the
+ * whole temporary directory.
+ *
+ * Exit status: 0 all identical and the plain side found results; 1 a
+ * difference; 2 the set-up failed (the message says where).
+ */
+declare(strict_types=1);
+
+require __DIR__ . "/stock-corpus.php";
+
+use yioop_codec\live\StockCorpus;
+
+/** [query, results per page, first result, whether stock Yioop finds results] */
+const QUERIES = [
+    ["#1", 10, 0, true],                        // in nearly every document
+    ["#40", 10, 0, true],                       // in about a fifth
+    ["#900", 10, 0, true],                      // a few dozen
+    ["#3000", 10, 0, true],                     // a dozen
+    ["#3 #25", 10, 0, true],
+    ["#2 #10 #60", 10, 0, true],
+    ["#5 #700", 10, 0, true],
+    ['"' . StockCorpus::PHRASE . '"', 10, 0, true],
+    ["#1 site:site3.example.com", 10, 0, true],
+    ["#200 | #300", 10, 0, true],
+    ["#40 -#3", 10, 0, true],
+    ["zzyzxq", 10, 0, false],                   // no such word
+    ["#1", 10, 10, true],                       // the second page
+    ["#40", 20, 20, true],
+    ["#1", 50, 0, true],
+];
+const CRAWL_TIME = "1700000000";
+
+final class SetUpFailure extends RuntimeException
+{
+}
+
+[$yioop, $options] = arguments(array_slice($argv, 1));
+$tmp = sys_get_temp_dir() . "/yioop-stock-" . getmypid();
+try {
+    $status = compareInstall($yioop, $options, $tmp);
+} catch (Throwable $e) {
+    fwrite(STDERR, "set-up failed: " . $e->getMessage() . ($e instanceof SetUpFailure ? ""
+        : " (" . get_class($e) . " at " . basename($e->getFile()) . ":" . $e->getLine() . ")")
+        . "\n");
+    $status = 2;
+}
+if (isset($options["keep"])) {
+    echo "kept: $tmp\n";
+} elseif (is_dir($tmp)) {
+    exec("rm -rf " . escapeshellarg($tmp));
+}
+exit($status);
+
+/** [YIOOP_DIR, [option => value]]: getopt() would stop at YIOOP_DIR. */
+function arguments(array $args): array
+{
+    $yioop = "";
+    $options = [];
+    foreach ($args as $arg) {
+        if (preg_match('/^--(queries|docs|seed|so|profile)=(.+)$|^--(keep)$/', $arg, $m)) {
+            $options[$m[1] ?: $m[3]] = $m[2] ?? true;
+        } elseif ($yioop === "" && !str_starts_with($arg, "-")) {
+            $yioop = rtrim($arg, "/");
+        } else {
+            return ["", []]; // the usage message follows
+        }
+    }
+    return [$yioop, $options];
+}
+
+function compareInstall(string $yioop, array $options, string $tmp): int
+{
+    $so = $options["so"] ?? (getenv("YIOOP_CODEC_SO") ?: dirname(__DIR__, 2)
+        . "/target/release/libyioop_codec.so");
+    if ($yioop === "") {
+        throw new SetUpFailure("usage: php tests/live/" . basename(__FILE__) . " YIOOP_DIR "
+            . "[--queries=FILE] [--docs=N] [--seed=N] [--so=PATH] [--profile=PATH] [--keep]");
+    }
+    if (!is_file("$yioop/src/configs/ConfigureTool.php")
+        || !is_file("$yioop/src/executables/QueryTool.php")) {
+        throw new SetUpFailure("'$yioop' is not a Yioop tree (no src/configs/ConfigureTool.php "
+            . "or src/executables/QueryTool.php)");
+    }
+    $queries = isset($options["queries"]) ? queriesFromFile($options["queries"]) : QUERIES;
+    mkdir($tmp, 0700);
+    $scan_dir = phpIniWithoutYioop($tmp);
+    $plain = new Php($scan_dir, [], "plain");
+    $native = new Php($scan_dir, ["-d", "extension=$so"], "switched");
+    $plain->mustHaveExtension(false);
+    $native->mustHaveExtension(true);
+
+    $start = microtime(true);
+    $work = "$tmp/work";
+    $install = installYioop($yioop, "$tmp/install", $work, $plain);
+    $built = $plain->mustRun([__DIR__ . "/stock-index.php", $install,
+        (string)(int)($options["docs"] ?? 4000), (string)(int)($options["seed"] ?? 1), CRAWL_TIME],
+        $install, "building the index");
+    $profile = $options["profile"] ?? "$tmp/Profile.php";
+    copy("$work/Profile.php", $profile);
+    $plain_tree = copyTree($install, "$tmp/plain", $work);
+    $switched_tree = copyTree($install, "$tmp/switched", $work);
+    $native->addFlags(["-d", "yioop.format=" . switchOver($switched_tree, $plain)]);
+    printf("installed and indexed in %.0fs: %s", microtime(true) - $start, $built);
+    echo "Profile.php as Yioop's installer wrote it: $profile"
+        . (isset($options["profile"]) || isset($options["keep"]) ? "\n"
+        : " (removed at the end: --profile=PATH or --keep keeps it)\n");
+    echo "plain:    $plain_tree, without the extension\n";
+    echo "switched: $switched_tree, with $so\n\n";
+
+    $different = 0;
+    $found = 0;
+    foreach ($queries as [$query, $per_page, $first, $expect_results]) {
+        $args = [StockCorpus::expand($query), (string)$per_page, (string)$first];
+        $a = queryTool($plain, $plain_tree, $args);
+        $b = queryTool($native, $switched_tree, $args);
+        $same = $a == $b;
+        $different += $same ? 0 : 1;
+        $found += $a["shown"] > 0 ? 1 : 0;
+        echo queryLine($args, $query, $a, $b, $same);
+        if ($expect_results !== null && ($a["shown"] > 0) !== $expect_results) {
+            throw new SetUpFailure("stock Yioop (plain side) found " . $a["shown"]
+                . " results for '$args[0]', expected " . ($expect_results ? "some" : "none")
+                . ": the index is not being searched" . ($a["rc"] ? " (exit $a[rc]"
+                . ($a["err"] ? ": " . trim($a["err"]) : "") . ")" : ""));
+        }
+    }
+    if ($found == 0) {
+        throw new SetUpFailure("stock Yioop found nothing for any query: nothing was compared");
+    }
+    printf("\n%d queries: %s (%.0fs in all)\n", count($queries), $different == 0
+        ? "all identical" : "$different DIFFERENT", microtime(true) - $start);
+    return $different == 0 ? 0 : 1;
+}
+
+/** PHP's own conf.d, minus the yioop extension that phpenmod enables globally. */
+function phpIniWithoutYioop(string $tmp): string
+{
+    $dir = "$tmp/conf.d";
+    mkdir($dir);
+    foreach (glob("/etc/php/" . PHP_MAJOR_VERSION . "." . PHP_MINOR_VERSION . "/cli/conf.d/*.ini")
+        as $ini) {
+        if (!str_contains(basename($ini), "yioop")) {
+            copy($ini, "$dir/" . basename($ini));
+        }
+    }
+    return $dir;
+}
+
+/** Installs a copy of $yioop with its work directory at $work; returns the tree. */
+function installYioop(string $yioop, string $tree, string $work, Php $php): string
+{
+    shell("cp -r " . escapeshellarg($yioop) . " " . escapeshellarg($tree));
+    shell("rm -rf " . escapeshellarg("$tree/work_directory")); // someone else's site
+    standInForMissingHelpPages($tree);
+    configureWorkDirectory($tree, $work, $php);
+    $out = $php->mustRun(["src/configs/Createdb.php"], $tree, "Yioop's Createdb.php");
+    if (!str_contains($out, "Create DB succeeded")) {
+        throw new SetUpFailure("Createdb.php did not say it succeeded:\n" . tail($out));
+    }
+    return $tree;
+}
+
+/**
+ * The snapshot's PublicHelpPages.php is an empty file (a missing blob) and
+ * Createdb.php requires it for the wiki pages it inserts: none, here.
+ */
+function standInForMissingHelpPages(string $tree): void
+{
+    $file = "$tree/src/configs/PublicHelpPages.php";
+    if (is_file($file) && trim(file_get_contents($file)) === "") {
+        file_put_contents($file, "<?php\nnamespace seekquarry\\yioop\\configs;\n\n"
+            . "// stand-in written by yioop_codec's stock-install.php for an empty file\n"
+            . "\$public_pages = [];\n\$help_pages = [];\n");
+    }
+}
+
+/**
+ * Answers ConfigureTool's prompts: Create/Set Work Directory, the directory,
+ * Confirm, Exit. Each answer waits for its prompt: readInput() reopens
+ * php://stdin per line and drops whatever else it buffered.
+ */
+function configureWorkDirectory(string $tree, string $work, Php $php): void
+{
+    $tool = new Dialogue($php->command(["src/configs/ConfigureTool.php"]), $tree, $php->env());
+    $tool->answer("Please choose an option:", fn($menu) => menuNumber($menu, "Create/Set Work Directory"));
+    $tool->answer("Enter a new value:", fn() => $work);
+    $tool->answer("Please choose an option:", fn($menu) => menuNumber($menu, "Confirm Change"));
+    $tool->answer("Please choose an option:", fn($menu) => menuNumber($menu, "Exit program"));
+    $transcript = $tool->finish();
+    if (!is_file("$work/Profile.php") || !configPointsAt($tree, $work)) {
+        throw new SetUpFailure("ConfigureTool did not create $work/Profile.php and point "
+            . "src/configs/Config.php at it:\n" . tail($transcript));
+    }
+}
+
+function menuNumber(string $menu, string $item): string
+{
+    if (!preg_match("/\((\d+)\) " . preg_quote($item, "/") . "\n/", $menu, $m)) {
+        throw new SetUpFailure("ConfigureTool offered no '$item':\n" . tail($menu));
+    }
+    return $m[1];
+}
+
+function configPointsAt(string $tree, string $work): bool
+{
+    return str_contains(file_get_contents("$tree/src/configs/Config.php"),
+        "nsdefine('WORK_DIRECTORY', '$work');");
+}
+
+/** A copy of the installed tree; its Config.php still points at the shared $work. */
+function copyTree(string $install, string $tree, string $work): string
+{
+    mkdir($tree);
+    $tree .= "/yioop";
+    shell("cp -r " . escapeshellarg($install) . " " . escapeshellarg($tree));
+    if (!configPointsAt($tree, $work)) {
+        throw new SetUpFailure("$tree/src/configs/Config.php does not point at $work");
+    }
+    return $tree;
+}
+
+/** Runs php/yioop-integrate.php on $tree; returns the yioop.format it recommends. */
+function switchOver(string $tree, Php $php): string
+{
+    $out = $php->mustRun([dirname(__DIR__, 2) . "/php/yioop-integrate.php", $tree], $tree,
+        "php/yioop-integrate.php");
+    $methods = substr_count(file_get_contents("$tree/src/library/IndexShard.php"),
+        "yioop-codec:method");
+    if ($methods == 0 || !preg_match('/Recommended:\s+yioop\.format=(\d+)/', $out, $m)) {
+        throw new SetUpFailure("yioop-integrate.php did not switch IndexShard over "
+            . "(the comparison would be Yioop against itself):\n" . tail($out));
+    }
+    return $m[1];
+}
+
+/** QueryTool's answer, made comparable across the two trees. */
+function queryTool(Php $php, string $tree, array $args): array
+{
+    [$rc, $out, $err] = $php->run(["-d", "auto_prepend_file=" . __DIR__ . "/stock-fatal.php",
+        "src/executables/QueryTool.php", ...$args], $tree);
+    $comparable = fn(string $s) => str_replace($tree, "<yioop>", preg_replace(
+        ['~<pre>\n(?:NOTICE:|WARNING:|PHP OTHER ERROR) .*?</pre>~s', '~^ELAPSED TIME: .*\n~m'],
+        "", $s));
+    $out = $comparable($out);
+    preg_match('/^TOTAL ROWS: (\d+)$/m', $out, $total);
+    return ["rc" => $rc, "out" => $out, "err" => $comparable($err),
+        "shown" => preg_match_all('/^TITLE: /m', $out), "total" => (int)($total[1] ?? 0)];
+}
+
+function queryLine(array $args, string $query, array $a, array $b, bool $same): string
+{
+    $what = "'$args[0]'" . ($query != $args[0] ? " ($query)" : "")
+        . ($args[2] != "0" || $args[1] != "10" ? ", $args[1] from $args[2]" : "");
+    $side = fn(array $r) => "exit $r[rc], $r[shown] shown of $r[total]"
+        . ($r["err"] !== "" ? ", stderr: " . strtok($r["err"], "\n") : "");
+    if ($same) {
+        return sprintf("same       %-16s %s\n", "$a[shown] of $a[total]", $what);
+    }
+    return sprintf("DIFFERENT  %s\n    plain:    %s\n    switched: %s\n%s", $what, $side($a),
+        $side($b), firstDifference($a["out"], $b["out"]));
+}
+
+function firstDifference(string $a, string $b): string
+{
+    $a = explode("\n", $a);
+    $b = explode("\n", $b);
+    foreach ($a as $i => $line) {
+        if (($b[$i] ?? null) !== $line) {
+            return "    stdout line " . ($i + 1) . ": plain '" . $line . "', switched '"
+                . ($b[$i] ?? "(none)") . "'\n";
+        }
+    }
+    return count($b) > count($a) ? "    stdout: switched has more lines\n" : "";
+}
+
+function queriesFromFile(string $file): array
+{
+    $lines = @file($file, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES);
+    if (!$lines) {
+        throw new SetUpFailure("no queries in '$file'");
+    }
+    return array_map(function (string $line) {
+        $fields = explode("\t", $line);
+        return [$fields[0], (int)($fields[1] ?? 10), (int)($fields[2] ?? 0), null];
+    }, $lines);
+}
+
+function shell(string $command): void
+{
+    exec("$command 2>&1", $out, $rc);
+    if ($rc != 0) {
+        throw new SetUpFailure("$command: " . implode("\n", $out));
+    }
+}
+
+function tail(string $text): string
+{
+    return implode("\n", array_slice(explode("\n", trim($text)), -15));
+}
+
+/** The php binary with this harness's ini set-up, plus $flags. */
+final class Php
+{
+    public function __construct(private string $scan_dir, private array $flags,
+        private string $name)
+    {
+    }
+
+    public function addFlags(array $flags): void
+    {
+        $this->flags = [...$this->flags, ...$flags];
+    }
+
+    public function env(): array
+    {
+        return ["PHP_INI_SCAN_DIR" => $this->scan_dir] + getenv();
+    }
+
+    public function command(array $args): array
+    {
+        return [PHP_BINARY, ...$this->flags, ...$args];
+    }
+
+    /** [exit status, stdout, stderr] */
+    public function run(array $args, string $cwd): array
+    {
+        $out = tmpfile();
+        $err = tmpfile();
+        $process = proc_open($this->command($args), [0 => ["file", "/dev/null", "r"], 1 => $out,
+            2 => $err], $pipes, $cwd, $this->env());
+        $rc = proc_close($process);
+        rewind($out);
+        rewind($err);
+        return [$rc, stream_get_contents($out), stream_get_contents($err)];
+    }
+
+    public function mustRun(array $args, string $cwd, string $what): string
+    {
+        [$rc, $out, $err] = $this->run($args, $cwd);
+        if ($rc != 0) {
+            throw new SetUpFailure("$what exited $rc:\n" . tail("$out\n$err"));
+        }
+        return $out;
+    }
+
+    public function mustHaveExtension(bool $loaded): void
+    {
+        [$rc, $out, $err] = $this->run(["-r", "echo extension_loaded('yioop') ? 'yes' : 'no';"], "/");
+        if ($out !== ($loaded ? "yes" : "no")) {
+            throw new SetUpFailure("the $this->name php (" . implode(" ", $this->command([]))
+                . ") should " . ($loaded ? "" : "not ") . "load the yioop extension: "
+                . trim("$out $err"));
+        }
+    }
+}
+
+/** An interactive tool, answered prompt by prompt. */
+final class Dialogue
+{
+    private const PROMPT_SECONDS = 60;
+    private $process;
+    private array $pipes = [];
+    private string $transcript = "";
+    private int $read_to = 0;
+
+    public function __construct(array $command, string $cwd, array $env)
+    {
+        $this->process = proc_open($command, [0 => ["pipe", "r"], 1 => ["pipe", "w"],
+            2 => ["redirect", 1]], $this->pipes, $cwd, $env);
+        stream_set_blocking($this->pipes[1], false);
+    }
+
+    /** Waits for $prompt, then sends $reply(what was printed since the last answer). */
+    public function answer(string $prompt, callable $reply): void
+    {
+        $deadline = microtime(true) + self::PROMPT_SECONDS;
+        while (($at = strpos($this->transcript, $prompt, $this->read_to)) === false) {
+            if (microtime(true) > $deadline || feof($this->pipes[1])) {
+                throw new SetUpFailure("ConfigureTool never asked '$prompt':\n"
+                    . tail($this->transcript));
+            }
+            $this->read(0.2);
+        }
+        $said = substr($this->transcript, $this->read_to, $at + strlen($prompt) - $this->read_to);
+        $this->read_to = $at + strlen($prompt);
+        fwrite($this->pipes[0], $reply($said) . "\n");
+        fflush($this->pipes[0]);
+    }
+
+    public function finish(): string
+    {
+        fclose($this->pipes[0]);
+        while (!feof($this->pipes[1])) {
+            $this->read(0.2);
+        }
+        proc_close($this->process);
+        return $this->transcript;
+    }
+
+    private function read(float $seconds): void
+    {
+        $read = [$this->pipes[1]];
+        $none = [];
+        if (stream_select($read, $none, $none, 0, (int)($seconds * 1e6))) {
+            $this->transcript .= (string)fread($this->pipes[1], 65536);
+        }
+    }
+}
