@@ -1,0 +1,327 @@
+<?php
+/**
+ * The function patch: Yioop's src/library/Utility.php declares the
+ * posting-list codec in PHP, in namespace seekquarry\yioop\library. Six
+ * of those functions already sit in Yioop's `if (!extension_loaded("yioop"))`
+ * block, and the extension registers them globally and in that namespace,
+ * so they need nothing. The other codec functions are declared
+ * unconditionally, and the extension registers them only globally, so
+ * Yioop's calls would keep reaching PHP. Each of those is wrapped as
+ *
+ *     if (!extension_loaded("yioop")) {
+ *         <Yioop's original declaration, byte for byte>
+ *     } else {
+ *         function NAME(<Yioop's parameter list>) { return \NAME(<args>); }
+ *     }
+ *
+ * so that without the extension Yioop defines exactly what it did, and
+ * with it the namespaced name is a thin forwarder to the native global
+ * function (by-reference parameters stay by-reference). One of the six
+ * found outside a guard is wrapped without a forwarder. The edit only
+ * inserts marked segments, so taking them out gives the original back.
+ */
+
+declare(strict_types=1);
+
+namespace YioopCodec\Integrate;
+
+final class FunctionPatch extends Patch
+{
+    /** Namespace of Yioop's library functions. */
+    public const NS = 'seekquarry\\yioop\\library';
+    /** Where the codec lives inside a Yioop checkout (3.x and later). */
+    public const UTILITY = 'src/library/Utility.php';
+
+    /**
+     * Registered by the extension in the global namespace only; Yioop
+     * declares them unconditionally, so they get a guard and a forwarder.
+     */
+    public const GLOBAL_ONLY = ['packPosting', 'unpackPosting',
+        'addDocIndexPostings', 'deltaList', 'deDeltaList', 'encodeModified9',
+        'nextPostString', 'decodeModified9'];
+    /**
+     * Registered by the extension globally and in the namespace; Yioop must
+     * not declare them when the extension is loaded.
+     */
+    public const NAMESPACED = ['unpackListModified9', 'docIndexModified9',
+        'unpackInt', 'decodeQueueWeightInfo', 'encodeQueueWeightInfo',
+        'adjustWeightCallback'];
+    /** Codec helpers the extension does not provide; they stay PHP. */
+    public const PHP_ONLY = ['packListModified9'];
+
+    public function __construct()
+    {
+        parent::__construct('Utility.php');
+    }
+
+    /**
+     * Functions every recognised tree must declare.
+     * @return string[]
+     */
+    public static function required(): array
+    {
+        return array_merge(self::GLOBAL_ONLY, ['unpackListModified9',
+            'docIndexModified9', 'unpackInt'], self::PHP_ONLY);
+    }
+
+    /**
+     * Every function name this tool reports on, in report order.
+     * @return string[]
+     */
+    public static function allNames(): array
+    {
+        return array_merge(self::GLOBAL_ONLY, self::NAMESPACED,
+            self::PHP_ONLY);
+    }
+
+    /* ------------------------------------------------------------------ */
+    /* Analysis                                                           */
+    /* ------------------------------------------------------------------ */
+
+    /**
+     * Finds the codec function declarations of $code and decides what to do.
+     *
+     * Returned array: line (text), format ("2015"/"2019"), functions
+     * (lower-case name => declaration record), edits (name => whether a
+     * forwarder is needed, in file order), eol.
+     */
+    public function analyze(string $code): array
+    {
+        $tokens = Tokens::of($code, $this->file);
+        $functions = self::codecFunctions(FunctionScan::declarations($tokens,
+            self::NS));
+        $edits = [];
+        foreach (self::allNames() as $name) {
+            $fn = $functions[strtolower($name)] ?? null;
+            if ($fn !== null && self::needsEdit($name, $fn['context'],
+                substr_count($code, "\n", 0, $tokens[$fn['function']][2])
+                + 1)) {
+                $edits[$name] = in_array($name, self::GLOBAL_ONLY, true);
+            }
+        }
+        foreach ($edits as $name => $forward) {
+            $fn = &$functions[strtolower($name)];
+            $fn['start'] = self::declarationStart($tokens, $fn['function']);
+            $fn['end'] = $tokens[$fn['body_close']][2] + 1;
+            if ($forward) {
+                $fn['forwarder'] = self::forwarderParts($code, $tokens, $fn);
+            }
+            unset($fn);
+        }
+        uksort($edits, function ($a, $b) use ($functions) {
+            return $functions[strtolower($a)]['start']
+                <=> $functions[strtolower($b)]['start'];
+        });
+        $info = CodecLine::detect($tokens, $functions);
+        $info['functions'] = $functions;
+        $info['edits'] = $edits;
+        $info['eol'] = Files::eol($code);
+        return $info;
+    }
+
+    /**
+     * The codec functions among $declared, lower-case name => record;
+     * refuses a tree where one is declared twice or a required one lacks.
+     */
+    private static function codecFunctions(array $declared): array
+    {
+        $functions = [];
+        foreach (self::allNames() as $name) {
+            $records = $declared[strtolower($name)] ?? [];
+            if (count($records) > 1) {
+                throw new Refusal("$name is declared " . count($records)
+                    . " times in Utility.php; I only handle Yioop's layout "
+                    . "with one declaration");
+            }
+            if ($records !== []) {
+                $functions[strtolower($name)] = $records[0];
+            }
+        }
+        $missing = array_filter(self::required(), function ($name)
+            use ($functions) {
+            return !isset($functions[strtolower($name)]);
+        });
+        if ($missing !== []) {
+            throw new Refusal("expected Yioop codec functions not found in "
+                . "Utility.php: " . implode(', ', $missing));
+        }
+        return $functions;
+    }
+
+    /**
+     * Whether function $name, declared in $where on line $line, gets
+     * wrapped in a guard; refuses a layout that is not Yioop's.
+     */
+    private static function needsEdit(string $name, string $where,
+        int $line): bool
+    {
+        if ($where === 'other') {
+            throw new Refusal("$name (line $line) is declared inside a block"
+                . " I do not recognise; Utility.php looks modified by hand");
+        }
+        if (in_array($name, self::GLOBAL_ONLY, true)) {
+            if ($where !== 'top') {
+                throw new Refusal("$name (line $line) is already inside an "
+                    . "extension_loaded guard without this tool's markers; "
+                    . "with the extension loaded " . self::NS . "\\$name "
+                    . "would be undefined. Utility.php looks modified by "
+                    . "hand; restore Yioop's version first");
+            }
+            return true;
+        }
+        if (in_array($name, self::NAMESPACED, true)) {
+            return $where === 'top';
+        }
+        if ($where !== 'top') {
+            throw new Refusal("$name (line $line) must stay unconditional "
+                . "PHP (the extension does not provide it), but it is "
+                . "inside an extension_loaded guard");
+        }
+        return false;
+    }
+
+    /**
+     * Byte offset where a declaration starts: its doc comment when one
+     * comes right before it, otherwise the function keyword.
+     */
+    private static function declarationStart(array $tokens, int $function):
+        int
+    {
+        $k = $function - 1;
+        while ($k >= 0 && $tokens[$k][0] === T_WHITESPACE) {
+            $k--;
+        }
+        if ($k >= 0 && $tokens[$k][0] === T_DOC_COMMENT) {
+            return $tokens[$k][2];
+        }
+        return $tokens[$function][2];
+    }
+
+    /**
+     * The pieces of a forwarder: the declaration header as Yioop wrote it
+     * (name, parameters with defaults and by-reference marks, return type),
+     * the argument list to pass on, and whether to return the result.
+     */
+    private static function forwarderParts(string $code, array $tokens,
+        array $fn): array
+    {
+        $start = $tokens[$fn['function']][2];
+        $header = rtrim(substr($code, $start,
+            $tokens[$fn['body_open']][2] - $start));
+        $args = Tokens::parameterNames($tokens, $fn['params_open'],
+            $fn['params_close']);
+        $type = Tokens::squeeze($tokens, $fn['params_close'],
+            $fn['body_open']);
+        return ['header' => $header, 'args' => implode(', ', $args),
+            'return' => !in_array($type, [':void', ':never'], true)];
+    }
+
+    /* ------------------------------------------------------------------ */
+    /* The edit and its inverse                                           */
+    /* ------------------------------------------------------------------ */
+
+    /** Text inserted before a wrapped declaration. */
+    private static function openSegment(string $name, string $eol): string
+    {
+        return "/* " . self::MARK . "begin $name$eol"
+            . " * Added by php/yioop-integrate.php (undo with its --revert): "
+            . "Yioop's$eol"
+            . " * PHP version below is declared only when the yioop extension "
+            . "is not loaded.$eol"
+            . " */$eol"
+            . "if (!extension_loaded(\"" . self::MODULE . "\")) {" . $eol;
+    }
+
+    /** Marker that ends every closing segment. */
+    private static function endMarker(string $name): string
+    {
+        return "} /* " . self::MARK . "end $name */";
+    }
+
+    /** Marker that starts the else branch of a closing segment. */
+    private static function elseMarker(string $name, string $eol): string
+    {
+        return "$eol} else { /* " . self::MARK . "native $name */";
+    }
+
+    /** Text inserted after a wrapped declaration. */
+    private static function closeSegment(string $name, ?array $forwarder,
+        string $eol): string
+    {
+        if ($forwarder === null) {
+            return $eol . self::endMarker($name);
+        }
+        $call = "\\$name({$forwarder['args']});";
+        return self::elseMarker($name, $eol) . $eol
+            . "// with the extension: forwarder to the native global function"
+            . $eol
+            . $forwarder['header'] . $eol
+            . "{" . $eol
+            . "    " . ($forwarder['return'] ? "return $call" : $call) . $eol
+            . "}" . $eol
+            . self::endMarker($name);
+    }
+
+    /** Utility.php with the planned segments inserted. */
+    public function transform(string $code, array $info): string
+    {
+        $inserts = [];
+        foreach ($info['edits'] as $name => $forward) {
+            $fn = $info['functions'][strtolower($name)];
+            $inserts[] = [$fn['start'], self::openSegment($fn['name'],
+                $info['eol'])];
+            $inserts[] = [$fn['end'], self::closeSegment($fn['name'],
+                $forward ? $fn['forwarder'] : null, $info['eol'])];
+        }
+        return self::insert($code, $inserts);
+    }
+
+    /** Utility.php with this tool's segments taken out, or null. */
+    public function strip(string $code): ?string
+    {
+        if (strpos($code, self::MARK) === false) {
+            return null;
+        }
+        $eol = Files::eol($code);
+        preg_match_all('~/\* ' . preg_quote(self::MARK, '~')
+            . 'begin (\w+)\r?\n~', $code, $m);
+        foreach ($m[1] as $name) {
+            $code = self::stripSegments($code, $name, $eol);
+        }
+        if (strpos($code, self::MARK) !== false) {
+            throw new Refusal("Utility.php has yioop-integrate markers "
+                . "without their opening marker (edited by hand)");
+        }
+        return $code;
+    }
+
+    /** $code without the two segments this tool wrapped $name in. */
+    private static function stripSegments(string $code, string $name,
+        string $eol): string
+    {
+        $open = self::openSegment($name, $eol);
+        if (substr_count($code, $open) !== 1) {
+            throw new Refusal("the yioop-integrate opening marker for $name"
+                . " in Utility.php was edited by hand");
+        }
+        $code = str_replace($open, '', $code);
+        $end = self::endMarker($name);
+        if (substr_count($code, $end) !== 1) {
+            throw new Refusal("the yioop-integrate closing marker for $name"
+                . " in Utility.php is missing or repeated (edited by hand)");
+        }
+        $end_at = strpos($code, $end);
+        $else_at = strpos($code, self::elseMarker($name, $eol));
+        if ($else_at !== false && $else_at < $end_at) {
+            $from = $else_at;
+        } else {
+            $from = $end_at - strlen($eol);
+            if ($from < 0 || substr($code, $from, strlen($eol)) !== $eol) {
+                throw new Refusal("the yioop-integrate closing segment for "
+                    . "$name in Utility.php was edited");
+            }
+        }
+        return substr($code, 0, $from) . substr($code, $end_at
+            + strlen($end));
+    }
+}
