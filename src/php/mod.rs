@@ -64,6 +64,7 @@ extern "C" fn shutdown(_type: i32, module_number: i32) -> i32 {
 
 extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
     settings::refresh();
+    shard::forget_objects();
     if !is_cli() {
         prepare_opencl(); // once per worker process: the context records its pid
     }

@@ -91,6 +91,12 @@ impl<'a> Args<'a> {
         self.slots[i].take().expect("required arguments are checked before the body runs")
     }
 
+    /// Argument `i` as passed, without taking it: for looking at it again
+    /// after the body (null if absent or taken). Valid for the call.
+    pub fn pointer(&self, i: usize) -> *mut Zval {
+        self.slots[i].as_deref().map_or(std::ptr::null_mut(), |z| std::ptr::from_ref(z).cast_mut())
+    }
+
     /// Argument `i` as passed, if it was (optional ones may not be).
     pub fn take_optional(&mut self, i: usize) -> Option<&'a mut Zval> {
         self.slots[i].take()

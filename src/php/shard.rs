@@ -1,49 +1,40 @@
-//! `yioop_codec\shard\*`: IndexShard's disk-reading methods, each taking
-//! the shard object first and then the method's own parameters.
+//! `yioop_codec\shard\*`: IndexShard's methods, each taking the shard
+//! object first and then the method's own parameters.
 //! `php/yioop-integrate.php` makes Yioop's methods call these. State stays
-//! where Yioop keeps it: the object's `filename`, `file_len` (set here when
-//! the object first touches its file, as Yioop's fopen does) and header
-//! fields; blocks live in the core's shared cache (`crate::shard`).
+//! where Yioop keeps it: the object's `filename`, `fh`, `file_len` and
+//! header fields (`shard_file` has how an object's file is opened and
+//! read).
+//!
+//! Every function gives Yioop's result for the input it takes, and returns
+//! null ("declines") for the rest, having changed nothing Yioop's PHP would
+//! see: the switched method then runs Yioop's PHP. It declines where an
+//! argument or property is not of the type Yioop itself keeps there (an
+//! int offset, an int or null counter), where Yioop's PHP would warn or
+//! throw (a damaged file), and for an object Yioop's PHP has been reading
+//! itself. It throws only where Yioop's loop would never return.
 
-use super::convert::{bytes_zval, int_operand, value_error, Fallible};
+use super::convert::{bytes_zval, value_error, Fallible};
 use super::packed::list_of;
-use super::zval::{array_zval, bool_zval, long_zval};
 use super::raw::{self, Param, Signature};
+use super::zval::{array_zval, bool_zval, long_of, long_zval};
 use crate::shard::dictionary::{self, WordInfo};
 use crate::shard::postings::WordDocs;
-use crate::shard::{ShardError, ShardFile, Word};
-use ext_php_rs::ffi::{zend_long, zend_object, zend_read_property, zval};
+use crate::shard::{ShardError, ShardFile, Word, HEADER_LENGTH};
+use ext_php_rs::exception::PhpException;
+use ext_php_rs::ffi::{zend_object, zend_read_property, zval};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendObject, Zval};
 use ext_php_rs::zend::ExecuteData;
-use std::cell::RefCell;
-use std::ffi::OsStr;
 use std::os::raw::c_char;
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
-use std::rc::Rc;
 
 extern "C" {
-    fn zend_update_property_long(
-        scope: *mut ext_php_rs::ffi::zend_class_entry,
-        object: *mut zend_object,
-        name: *const c_char,
-        name_length: usize,
-        value: zend_long,
-    );
     fn zend_update_property(
         scope: *mut ext_php_rs::ffi::zend_class_entry,
         object: *mut zend_object,
         name: *const c_char,
         name_length: usize,
         value: *mut zval,
-    );
-    fn zend_update_property_null(
-        scope: *mut ext_php_rs::ffi::zend_class_entry,
-        object: *mut zend_object,
-        name: *const c_char,
-        name_length: usize,
     );
 }
 
@@ -64,10 +55,39 @@ const HEADER_FIELDS: [&str; 10] = [
 /// `CrawlConstants::ASCENDING`.
 const ASCENDING: i64 = 1;
 
+/// How a native IndexShard function ends without its result.
+pub(super) enum Stop {
+    /// Yioop's PHP is to run the method instead: the function returns null.
+    Decline,
+    /// An exception for PHP.
+    Throw(PhpException),
+    /// Damaged postings on which Yioop's loop would never return.
+    NeverReturns(ShardError),
+}
+
+impl From<PhpException> for Stop {
+    fn from(e: PhpException) -> Stop {
+        Stop::Throw(e)
+    }
+}
+
+impl From<ShardError> for Stop {
+    fn from(e: ShardError) -> Stop {
+        match e {
+            ShardError::NoConvergence => Stop::NeverReturns(e),
+            // Yioop's PHP warns or throws here: let it.
+            ShardError::RaggedBlock { .. } | ShardError::Warns(_) | ShardError::Throws(_) | ShardError::IntOverflow => Stop::Decline,
+        }
+    }
+}
+
+pub(super) type Outcome = Result<Zval, Stop>;
+
 /// `yioop_codec\shard\NAME($shard, ...)`: its signature (`$sig`) and
 /// handler. Also used by the shard modules declared after this one
 /// (`#[macro_use]` in mod.rs); the caller has `raw`, `Param`, `Signature`,
-/// `ExecuteData` and `Zval` in scope.
+/// `ExecuteData` and `Zval` in scope. The body gives an `Outcome` or a
+/// `Fallible<Zval>`; null, or `Stop::Decline`, declines.
 macro_rules! shard_function {
     ($sig:ident, $handler:ident, $name:literal, [$($param:expr),*], $returns:expr, |$args:ident| $body:expr) => {
         static $sig: Signature = Signature {
@@ -76,11 +96,32 @@ macro_rules! shard_function {
             returns: $returns,
         };
         extern "C" fn $handler(ex: &mut ExecuteData, retval: &mut Zval) {
-            raw::call(ex, retval, &$sig, |$args| $body);
+            raw::call(ex, retval, &$sig, |$args| {
+                let shard = $args.pointer(0);
+                $crate::php::shard::finish(&$sig, shard, (|| -> $crate::php::shard::Outcome { $body })())
+            });
         }
     };
 }
 
+/// The result of a call: a decline hands the object's native state over to
+/// Yioop's PHP first (`Shard::hand_over`) and returns null.
+pub(super) fn finish(signature: &Signature, shard: *mut Zval, outcome: Outcome) -> Fallible<Zval> {
+    match outcome {
+        Ok(value) if !value.is_null() => Ok(value),
+        Ok(_) | Err(Stop::Decline) => {
+            if let Some(object) = unsafe { shard.as_mut() }.and_then(|s| s.dereference_mut().object_mut()) {
+                Shard(object).hand_over();
+            }
+            Ok(Zval::new())
+        }
+        Err(Stop::Throw(e)) => Err(e),
+        Err(Stop::NeverReturns(e)) => Err(value_error(format!("{}(): {e}", signature.name))),
+    }
+}
+
+#[path = "shard_file.rs"]
+mod file;
 #[path = "shard_slice.rs"]
 mod slice;
 
@@ -99,8 +140,14 @@ impl<'a> Shard<'a> {
         Ok(Shard(value.object_mut().expect("checked above")))
     }
 
+    /// The object's handle, unique among live objects.
+    fn handle(&self) -> u32 {
+        self.0.handle
+    }
+
+    /// A property's value, references followed: what `$this->name` reads.
     pub(super) fn property(&self, name: &str) -> Option<&Zval> {
-        self.property_ptr(name).map(|p| unsafe { &*p })
+        self.property_ptr(name).map(|p| unsafe { &*p }.dereference())
     }
 
     fn property_ptr(&self, name: &str) -> Option<*mut Zval> {
@@ -133,171 +180,148 @@ impl<'a> Shard<'a> {
         declared.then(|| unsafe { &mut *found }.dereference_mut())
     }
 
-    /// `$this->name = $value`.
+    /// `$this->name = $value` (through a reference, as PHP assigns).
     pub(super) fn set_property(&mut self, name: &str, mut value: Zval) {
         let object = self.0 as *mut ZendObject as *mut zend_object;
         unsafe { zend_update_property((*object).ce, object, name.as_ptr().cast(), name.len(), std::ptr::from_mut(&mut value).cast()) };
     }
 
-    /// An int header field as PHP's arithmetic reads it (unset is 0).
-    pub(super) fn int_field(&self, name: &str) -> i64 {
-        self.property(name).and_then(|v| v.coerce_to_long()).unwrap_or(0)
+    /// An int field as Yioop keeps it: an int, or null (None; PHP's
+    /// arithmetic reads it as 0). Anything else declines, an undefined
+    /// property too (Yioop's read of it warns).
+    pub(super) fn int_or_null(&self, name: &str) -> Result<Option<i64>, Stop> {
+        match self.property(name) {
+            None => Err(Stop::Decline),
+            Some(value) if value.is_null() => Ok(None),
+            Some(value) => long_of(value).map(Some).ok_or(Stop::Decline),
+        }
     }
 
-    fn set_long(&mut self, name: &str, value: i64) {
-        let object = self.0 as *mut ZendObject as *mut zend_object;
-        unsafe { zend_update_property_long((*object).ce, object, name.as_ptr().cast(), name.len(), value) };
+    /// An int field Yioop tests with `isset` or `empty` first: None where
+    /// it is undefined or null, which Yioop reads without a warning.
+    pub(super) fn int_if_set(&self, name: &str) -> Result<Option<i64>, Stop> {
+        match self.property(name) {
+            None => Ok(None),
+            Some(_) => self.int_or_null(name),
+        }
     }
 
-    fn set_null(&mut self, name: &str) {
-        let object = self.0 as *mut ZendObject as *mut zend_object;
-        unsafe { zend_update_property_null((*object).ce, object, name.as_ptr().cast(), name.len()) };
+    /// An int field, null read as 0.
+    pub(super) fn int_field(&self, name: &str) -> Result<i64, Stop> {
+        Ok(self.int_or_null(name)?.unwrap_or(0))
     }
 
-    fn set_file_len(&mut self, len: i64) {
-        self.set_long("file_len", len);
-    }
-
-    /// `getShardHeader()`: unless `num_docs` is already set, the header's
-    /// ten fields (PHP's null for any a short header lacks) and the section
-    /// offsets derived from them.
-    fn load_header(&mut self, file: &ShardFile) -> Fallible<()> {
-        if self.int_field("num_docs") > 0 {
+    /// `getShardHeader()`: unless `num_docs` is already above 0, the
+    /// header's ten fields and the section offsets derived from them.
+    /// A header shorter than 40 bytes makes Yioop's `list()` warn.
+    fn load_header(&mut self, file: &ShardFile) -> Result<(), Stop> {
+        if self.int_if_set("num_docs")?.unwrap_or(0) > 0 {
             return Ok(());
         }
-        let header = file.read_block(0, false, |block| block[..block.len().min(40)].to_vec());
-        let header = header.map_err(|e| damaged(WORD_INFO.name, e))?.unwrap_or_default();
-        if header.is_empty() {
-            return Ok(());
+        let header = file.read_block(0, false, |block| block[..block.len().min(HEADER_LENGTH as usize)].to_vec())?;
+        let header = header.unwrap_or_default();
+        if header.is_empty() || header == b"0" {
+            return Ok(()); // `if (!$header)`
         }
-        let mut fields = crate::shard::unpack_words(&header);
-        for name in HEADER_FIELDS {
-            match fields.next() {
-                Some(value) => self.set_long(name, value),
-                None => self.set_null(name),
-            }
+        if header.len() < HEADER_LENGTH as usize {
+            return Err(Stop::Decline);
         }
-        let word_doc_offset = 40 + self.int_field("prefixes_len") + self.int_field("words_len");
-        self.set_long("word_doc_offset", word_doc_offset);
-        let doc_info_offset = self.int_field("file_len") - self.int_field("docids_len");
-        self.set_long("doc_info_offset", doc_info_offset);
+        for (name, value) in HEADER_FIELDS.iter().zip(crate::shard::unpack_words(&header)) {
+            self.set_property(name, long_zval(value));
+        }
+        let word_doc_offset = HEADER_LENGTH + self.int_field("prefixes_len")? + self.int_field("words_len")?;
+        self.set_property("word_doc_offset", long_zval(word_doc_offset));
+        let doc_info_offset = self.int_field("file_len")?.checked_sub(self.int_field("docids_len")?).ok_or(Stop::Decline)?;
+        self.set_property("doc_info_offset", long_zval(doc_info_offset));
         Ok(())
     }
 
-    /// The shard's file, opened (and `file_len` set) on the object's first
-    /// read as Yioop opens it; `None` where Yioop's read gives false.
-    fn file(&mut self) -> Option<Rc<ShardFile>> {
-        let path = Path::new(OsStr::from_bytes(self.property("filename")?.zend_str()?.as_bytes()));
-        let first_read = self.property("file_len").is_none_or(Zval::is_null);
-        if first_read {
-            let file = ShardFile::open_current(path)?;
-            remember(path, &file);
-            self.set_file_len(file.len());
-            return Some(file);
-        }
-        recall(path).or_else(|| ShardFile::open_current(path))
-    }
-
-    fn word_docs<R>(&mut self, with: impl FnOnce(Option<&WordDocs>) -> R) -> R {
-        let base = self.int_field("word_doc_offset");
-        match self.file() {
-            Some(file) => with(Some(&WordDocs { file: &file, base })),
-            None => with(None),
-        }
+    /// `$this->field + $offset` for an int field, as the word_docs and
+    /// doc_infos accessors add it; declines where the sum would be a float.
+    fn offset_from(&self, field: &str, offset: i64) -> Result<i64, Stop> {
+        self.int_field(field)?.checked_add(offset).ok_or(Stop::Decline)
     }
 }
 
-thread_local! {
-    /// The last file a call used: most calls in a row are on one shard.
-    static LAST: RefCell<Option<(Vec<u8>, Rc<ShardFile>)>> = const { RefCell::new(None) };
+/// Argument `i`, which must be an int (references followed); anything else
+/// is left to Yioop's PHP, whose arithmetic on it differs.
+fn int_arg(args: &mut raw::Args, i: usize) -> Result<i64, Stop> {
+    long_of(args.take(i).dereference()).ok_or(Stop::Decline)
 }
 
-fn remember(path: &Path, file: &Rc<ShardFile>) {
-    LAST.with(|l| *l.borrow_mut() = Some((path.as_os_str().as_bytes().to_vec(), file.clone())));
-}
-
-fn recall(path: &Path) -> Option<Rc<ShardFile>> {
-    let hit = LAST.with(|l| match &*l.borrow() {
-        Some((last, file)) if last == path.as_os_str().as_bytes() => Some(file.clone()),
-        _ => None,
-    });
-    if hit.is_none() {
-        if let Some(file) = ShardFile::already_open(path) {
-            remember(path, &file);
-            return Some(file);
-        }
+/// An optional int argument, its default when left out.
+fn optional_int(args: &mut raw::Args, i: usize, default: i64) -> Result<i64, Stop> {
+    match args.take_optional(i) {
+        Some(value) => long_of(value.dereference()).ok_or(Stop::Decline),
+        None => Ok(default),
     }
-    hit
-}
-
-fn damaged(function: &str, error: ShardError) -> ext_php_rs::exception::PhpException {
-    value_error(format!("{function}(): {error}"))
 }
 
 fn word_zval(word: Word) -> Zval {
-    let mut z = Zval::new();
     match word {
-        Word::Int(w) => return long_zval(i64::from(w)),
-        Word::False => z.set_bool(false),
-        Word::Null => z.set_null(),
+        Word::Int(w) => long_zval(i64::from(w)),
+        Word::False => bool_zval(false),
     }
-    z
 }
 
 fn false_zval() -> Zval {
     bool_zval(false)
 }
 
+/// Runs `read` on the object's file; `missing` where Yioop's read gives
+/// false (no file).
+fn with_file(shard: &mut Shard, missing: impl FnOnce() -> Zval, read: impl FnOnce(&ShardFile) -> Outcome) -> Outcome {
+    match shard.open_file()? {
+        Some(file) => read(&file.view()),
+        None => Ok(missing()),
+    }
+}
+
 shard_function!(READ_BLOCK, read_block_handler, "readBlockShardAtOffset", [Param::Value("bytes"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
     let cache = args.flag(2, true);
-    let shard = args.take(0);
-    let bytes = int_operand(args.take(1).dereference(), ">=")?;
-    let mut shard = Shard::of(shard, READ_BLOCK.name)?;
-    let Some(file) = shard.file() else { return Ok(false_zval()) };
-    let block = file.read_block(bytes, cache, bytes_zval).map_err(|e| damaged(READ_BLOCK.name, e))?;
-    Ok(block.unwrap_or_else(false_zval))
+    let bytes = int_arg(args, 1)?;
+    let mut shard = Shard::of(args.take(0), READ_BLOCK.name)?;
+    with_file(&mut shard, false_zval, |file| Ok(file.read_block(bytes, cache, bytes_zval)?.unwrap_or_else(false_zval)))
 });
 
 shard_function!(SUBSTRING, substring_handler, "getShardSubstring", [Param::Value("offset"), Param::Value("len"), Param::Bool("cache", "true")], DataType::String, |args| {
     let cache = args.flag(3, true);
-    let shard = args.take(0);
-    let offset = int_operand(args.take(1).dereference(), ">>")?;
-    let len = int_operand(args.take(2).dereference(), "+")?;
-    let mut shard = Shard::of(shard, SUBSTRING.name)?;
-    let Some(file) = shard.file() else { return Ok(bytes_zval(b"")) };
-    file.substring(offset, len, cache).map(|s| bytes_zval(&s)).map_err(|e| damaged(SUBSTRING.name, e))
+    let (offset, len) = (int_arg(args, 1)?, int_arg(args, 2)?);
+    let mut shard = Shard::of(args.take(0), SUBSTRING.name)?;
+    with_file(&mut shard, || bytes_zval(b""), |file| Ok(bytes_zval(&file.substring(offset, len, cache)?)))
 });
 
 shard_function!(WORD, word_handler, "getShardWord", [Param::Value("offset")], DataType::Mixed, |args| {
-    let shard = args.take(0);
-    let offset = int_operand(args.take(1).dereference(), ">>")?;
-    let mut shard = Shard::of(shard, WORD.name)?;
-    let Some(file) = shard.file() else { return Ok(false_zval()) };
-    file.word(offset).map(word_zval).map_err(|e| damaged(WORD.name, e))
+    let offset = int_arg(args, 1)?;
+    let mut shard = Shard::of(args.take(0), WORD.name)?;
+    with_file(&mut shard, false_zval, |file| Ok(word_zval(file.word(offset)?)))
 });
 
+/// The word_docs section of the object's file: `$this->word_doc_offset`
+/// on, with `read` run on it; `missing` where Yioop reads false.
+fn with_word_docs(shard: &mut Shard, missing: impl FnOnce() -> Zval, read: impl FnOnce(&WordDocs) -> Outcome) -> Outcome {
+    let base = shard.int_field("word_doc_offset")?;
+    with_file(shard, missing, |file| read(&WordDocs { file, base }))
+}
+
 shard_function!(WORD_DOCS_WORD, word_docs_word_handler, "getWordDocsWord", [Param::Value("offset")], DataType::Mixed, |args| {
-    let shard = args.take(0);
-    let offset = int_operand(args.take(1).dereference(), "+")?;
-    let mut shard = Shard::of(shard, WORD_DOCS_WORD.name)?;
-    shard.word_docs(|docs| match docs {
-        Some(docs) => docs.word(offset).map(word_zval).map_err(|e| damaged(WORD_DOCS_WORD.name, e)),
-        None => Ok(false_zval()),
-    })
+    let offset = int_arg(args, 1)?;
+    let mut shard = Shard::of(args.take(0), WORD_DOCS_WORD.name)?;
+    shard.offset_from("word_doc_offset", offset)?;
+    with_word_docs(&mut shard, false_zval, |docs| Ok(word_zval(docs.word(offset)?)))
 });
 
 /// `getWordDocsSubstring` and `getDocInfoSubstring`: a section's bytes,
 /// `len` ≤ 0 meaning the whole section.
-fn section_substring(args: &mut raw::Args, name: &'static str, base_field: &str, len_field: &str, cache_default: bool) -> Fallible<Zval> {
+fn section_substring(args: &mut raw::Args, name: &'static str, base_field: &str, len_field: &str, cache_default: bool) -> Outcome {
     let cache = args.flag(3, cache_default);
-    let offset = args.int(1, 0)?;
-    let len = args.int(2, 0)?;
-    let shard = args.take(0);
-    let mut shard = Shard::of(shard, name)?;
-    let len = if len <= 0 { shard.int_field(len_field) } else { len };
-    let base = shard.int_field(base_field);
-    let Some(file) = shard.file() else { return Ok(bytes_zval(b"")) };
-    file.substring(base.wrapping_add(offset), len, cache).map(|s| bytes_zval(&s)).map_err(|e| damaged(name, e))
+    let offset = optional_int(args, 1, 0)?;
+    let len = optional_int(args, 2, 0)?;
+    let mut shard = Shard::of(args.take(0), name)?;
+    // A null section length would be substr()'s null length: left to PHP.
+    let len = if len <= 0 { shard.int_or_null(len_field)?.ok_or(Stop::Decline)? } else { len };
+    let start = shard.offset_from(base_field, offset)?;
+    with_file(&mut shard, || bytes_zval(b""), |file| Ok(bytes_zval(&file.substring(start, len, cache)?)))
 }
 
 shard_function!(WORD_DOCS_SUBSTRING, word_docs_substring_handler, "getWordDocsSubstring", [Param::Int("offset", "0"), Param::Int("len", "0"), Param::Bool("cache", "true")], DataType::String, |args| {
@@ -309,62 +333,60 @@ shard_function!(DOC_INFO_SUBSTRING, doc_info_substring_handler, "getDocInfoSubst
 });
 
 shard_function!(DOC_INDEX_AT, doc_index_at_handler, "getDocIndexOfPostingAtOffset", [Param::Value("current")], DataType::Long, |args| {
-    let shard = args.take(0);
-    let current = int_operand(args.take(1).dereference(), "<<")?;
-    let mut shard = Shard::of(shard, DOC_INDEX_AT.name)?;
-    shard.word_docs(|docs| match docs {
-        Some(docs) => docs.doc_index_at(current).map(long_zval).map_err(|e| damaged(DOC_INDEX_AT.name, e)),
-        // Every word reads false: docIndexModified9(false).
-        None => Ok(long_zval(crate::modified9::doc_index_of_word(0))),
-    })
+    let current = int_arg(args, 1)?;
+    let mut shard = Shard::of(args.take(0), DOC_INDEX_AT.name)?;
+    // Every word reads false: docIndexModified9(false).
+    let missing = || long_zval(crate::modified9::doc_index_of_word(0));
+    with_word_docs(&mut shard, missing, |docs| Ok(long_zval(docs.doc_index_at(current)?)))
 });
 
 shard_function!(POSTING_AT, posting_at_handler, "getPostingAtOffset", [Param::Value("current"), Param::Reference("posting_start"), Param::Reference("posting_end")], DataType::String, |args| {
-    let shard = args.take(0);
-    let current = int_operand(args.take(1).dereference(), "<<")?;
-    let mut shard = Shard::of(shard, POSTING_AT.name)?;
-    let posting = shard.word_docs(|docs| match docs {
-        Some(docs) => docs.posting_at(current).map_err(|e| damaged(POSTING_AT.name, e)),
-        None => Ok(crate::shard::postings::PostingAt { bytes: vec![0; 4], start: current, end: current }),
+    let current = int_arg(args, 1)?;
+    let mut shard = Shard::of(args.take(0), POSTING_AT.name)?;
+    let no_file = crate::shard::postings::PostingAt { bytes: vec![0; 4], start: current, end: current };
+    let mut found = None;
+    let bytes = with_word_docs(&mut shard, || bytes_zval(&no_file.bytes), |docs| {
+        let posting = docs.posting_at(current)?;
+        let bytes = bytes_zval(&posting.bytes);
+        found = Some(posting);
+        Ok(bytes)
     })?;
-    args.take(2).dereference_mut().set_long(posting.start);
-    args.take(3).dereference_mut().set_long(posting.end);
-    Ok(bytes_zval(&posting.bytes))
+    let (start, end) = found.map_or((current, current), |p| (p.start, p.end));
+    args.take(2).dereference_mut().set_long(start);
+    args.take(3).dereference_mut().set_long(end);
+    Ok(bytes)
 });
 
 shard_function!(NEXT_POSTING, next_posting_handler, "nextPostingOffsetDocOffset", [Param::Value("start_offset"), Param::Value("end_offset"), Param::Value("doc_offset"), Param::Int("direction", "1")], DataType::Mixed, |args| {
-    let ascending = args.int(4, ASCENDING)? == ASCENDING;
-    let shard = args.take(0);
-    let [start, end, doc] = [1, 2, 3].map(|i| &*args.take(i).dereference());
-    let (start, end, doc) = (int_operand(start, ">>")?, int_operand(end, ">>")?, int_operand(doc, ">>")?);
-    let mut shard = Shard::of(shard, NEXT_POSTING.name)?;
-    let found = shard.word_docs(|docs| match docs {
-        Some(docs) => docs.next_posting_offset_doc_offset(start, end, doc, ascending).map_err(|e| damaged(NEXT_POSTING.name, e)),
-        None => Ok(None),
-    })?;
-    Ok(match found {
-        Some((offset, doc_offset)) => array_zval(list_of(2, |i| long_zval([offset, doc_offset][i]))),
-        None => false_zval(),
-    })
+    let ascending = optional_int(args, 4, ASCENDING)? == ASCENDING;
+    let (start, end, doc) = (int_arg(args, 1)?, int_arg(args, 2)?, int_arg(args, 3)?);
+    let mut shard = Shard::of(args.take(0), NEXT_POSTING.name)?;
+    let found = |docs: &WordDocs| -> Outcome {
+        Ok(match docs.next_posting_offset_doc_offset(start, end, doc, ascending)? {
+            Some((offset, doc_offset)) => array_zval(list_of(2, |i| long_zval([offset, doc_offset][i]))),
+            None => false_zval(),
+        })
+    };
+    // Without a file every posting reads as document 0.
+    with_word_docs(&mut shard, || Zval::new(), found)
 });
 
 shard_function!(WORD_INFO, word_info_handler, "getWordInfo", [Param::Value("word_id"), Param::Bool("raw", "false")], DataType::Mixed, |args| {
-    let shard = args.take(0);
-    let word_id = match args.take(1).dereference().zend_str() {
-        Some(id) => id.as_bytes().to_vec(),
-        None => return Err(value_error(format!("{}(): a raw word id string is expected", WORD_INFO.name))),
-    };
-    let mut shard = Shard::of(shard, WORD_INFO.name)?;
-    let Some(file) = shard.file() else { return Ok(false_zval()) };
+    if !args.flag(2, false) {
+        return Err(Stop::Decline); // unbase64Hash first: Yioop's PHP
+    }
+    let word_id = args.take(1).dereference().zend_str().ok_or(Stop::Decline)?.as_bytes().to_vec();
+    let mut shard = Shard::of(args.take(0), WORD_INFO.name)?;
+    let Some(file) = shard.open_file()? else { return Ok(false_zval()) };
+    let file = file.view();
     shard.load_header(&file)?;
-    let prefixes_len = shard.int_field("prefixes_len");
-    let info = dictionary::word_info(&file, &word_id, prefixes_len).map_err(|e| damaged(WORD_INFO.name, e))?;
+    let prefixes_len = shard.int_field("prefixes_len")?;
+    let info = dictionary::word_info(&file, &word_id, prefixes_len)?;
     Ok(info.map_or_else(false_zval, word_info_zval))
 });
 
 fn word_info_zval(info: WordInfo) -> Zval {
-    let first = info.first_offset.map_or_else(Zval::new, long_zval);
-    let mut fields = [Some(first), Some(long_zval(info.last_offset)), Some(long_zval(info.count)), Some(bytes_zval(&info.id))];
+    let mut fields = [Some(long_zval(info.first_offset)), Some(long_zval(info.last_offset)), Some(long_zval(info.count)), Some(bytes_zval(&info.id))];
     array_zval(list_of(4, |i| fields[i].take().unwrap_or_default()))
 }
 
@@ -384,3 +406,5 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
     let module = functions.into_iter().fold(module, |module, (signature, handler)| module.function(signature.function(handler)));
     slice::register(module)
 }
+
+pub use file::forget_objects;

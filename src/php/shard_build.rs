@@ -12,7 +12,7 @@
 use super::convert::{bytes_zval, Fallible};
 use super::hash_prefetch;
 use super::raw::{self, Param, Signature};
-use super::shard::Shard;
+use super::shard::{Outcome, Shard};
 use super::zval::{array_zval, bool_zval, long_of, long_zval};
 use crate::shard::build;
 use super::keys::{entries, find, Key};
@@ -134,7 +134,7 @@ fn shard_state_is_plain(shard: &mut Shard) -> bool {
         && holds("doc_infos", Zval::is_string)
 }
 
-fn add_document_words(args: &mut raw::Args) -> Fallible<Zval> {
+fn add_document_words(args: &mut raw::Args) -> Outcome {
     let (empty, no) = (array_zval(ZendHashTable::new()), bool_zval(false));
     let defaults = [&empty, &no, &no, &empty, &empty]; // meta_ids .. user_ranks
     let shard = args.take(0);
@@ -162,7 +162,7 @@ fn add_document_words(args: &mut raw::Args) -> Fallible<Zval> {
     };
     append(&mut shard, "doc_infos", &build::pack_int(doc.summary_offset));
     increment(&mut shard, if doc.is_doc { "num_docs" } else { "num_link_docs" });
-    let doc_offset = shard.int_field("docids_len") >> 4;
+    let doc_offset = shard.int_field("docids_len")? >> 4;
     let item_len = add_words(&mut shard, &doc.words, doc_offset)?;
     let (doc_len, link_len) = if doc.is_doc { (item_len, 0) } else { (0, item_len) };
     add(&mut shard, "len_all_docs", doc_len);
@@ -178,6 +178,9 @@ fn add_document_words(args: &mut raw::Args) -> Fallible<Zval> {
 /// document count raised, word_docs_len grown. Gives the document's length
 /// (the sum of its position counts).
 fn add_words(shard: &mut Shard, words: &[(Key, Option<&Zval>)], doc_offset: i64) -> Fallible<i64> {
+    if words.is_empty() {
+        return Ok(0); // Yioop's loop never touches the arrays (null stays null)
+    }
     let doc_index = long_zval(doc_offset);
     let empty = array_zval(ZendHashTable::new());
     // The arrays and the counter stay where they are for the whole loop:

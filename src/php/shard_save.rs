@@ -15,7 +15,7 @@ use super::convert::{bytes_zval, string_zval_with, Fallible};
 use super::hash_prefetch;
 use super::keys::{entries, find, Key};
 use super::raw::{self, Param, Signature};
-use super::shard::Shard;
+use super::shard::{Outcome, Shard};
 use super::zval::{array_zval, bool_zval, long_of, long_zval};
 use crate::shard::save::{self, Record};
 use ext_php_rs::flags::DataType;
@@ -47,10 +47,10 @@ shard_function!(OUTPUT, output_handler, "outputPostingLists", [Param::Optional("
 });
 
 /// A step called with the shard and up to two arguments (null if absent).
-fn save_step(args: &mut raw::Args, name: &str, step: fn(Shard, Zval, Zval) -> Fallible<Zval>) -> Fallible<Zval> {
+fn save_step(args: &mut raw::Args, name: &str, step: fn(Shard, Zval, Zval) -> Fallible<Zval>) -> Outcome {
     let shard = args.take(0);
     let [a, b] = [1, 2].map(|i| args.take_optional(i).map(|v| v.shallow_clone()).unwrap_or_default());
-    step(Shard::of(shard, name)?, a, b)
+    Ok(step(Shard::of(shard, name)?, a, b)?)
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {

@@ -5,13 +5,12 @@
 //! number_format and numeric strings are PHP's own functions, so every
 //! string and float is PHP's.
 
-use super::{damaged, false_zval, long_zval, raw, value_error, Fallible, Param, Shard, Signature};
+use super::{false_zval, int_arg, long_zval, raw, Outcome, Param, Shard, Signature, Stop};
 use crate::phpnum::Num;
 use crate::shard::item::{Config, DocInfos, Item, NumberText, Rank, Stats};
 use crate::shard::decoded_list;
 use crate::shard::postings::WordDocs;
 use crate::shard::slice::{self, SliceArgs, SliceShard};
-use crate::shard::ShardFile;
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_str_update, zend_long, zend_string, zend_ulong, zval};
 use ext_php_rs::flags::DataType;
@@ -38,8 +37,7 @@ extern "C" {
     fn _zend_handle_numeric_str_ex(key: *const c_char, length: usize, idx: *mut zend_ulong) -> bool;
 }
 
-/// php-src's IS_LONG, IS_DOUBLE and IS_NULL type tags.
-const IS_NULL: u32 = 1;
+/// php-src's IS_LONG and IS_DOUBLE type tags.
 const IS_DOUBLE: u32 = 5;
 const IS_LONG: u32 = 4;
 
@@ -70,7 +68,14 @@ impl NumberText for Php {
     }
 
     fn numeric(&self, text: &ZBox<ZendStr>) -> Option<Num> {
-        let bytes = text.as_bytes();
+        self.numeric_bytes(text.as_bytes())
+    }
+}
+
+impl Php {
+    /// The number a string is where `is_numeric` holds (leading and
+    /// trailing whitespace allowed), else None.
+    fn numeric_bytes(&self, bytes: &[u8]) -> Option<Num> {
         let (mut lval, mut dval) = (0, 0.0);
         let null = std::ptr::null_mut();
         // allow_errors false: is_numeric()'s reading.
@@ -91,30 +96,42 @@ macro_rules! configs {
     };
 }
 
-/// A Yioop configuration constant, as a zval.
-fn constant(full: &str) -> Fallible<&'static Zval> {
+/// A Yioop configuration constant's value; an undefined one is Yioop's
+/// PHP's to throw on.
+fn constant(full: &str) -> Result<&'static Zval, Stop> {
     let found = unsafe { zend_get_constant_str(full.as_ptr().cast(), full.len()) };
-    if found.is_null() {
-        return Err(value_error(format!("Undefined constant \"{full}\"")));
-    }
-    Ok(unsafe { &*found.cast::<Zval>() })
+    unsafe { found.cast::<Zval>().as_ref() }.map(Zval::dereference).ok_or(Stop::Decline)
 }
 
-/// An int constant (the only kind Yioop defines for these).
-fn int_constant(full: &str) -> Fallible<i64> {
-    long_of(constant(full)?).ok_or_else(|| value_error(format!("{full} must be an int for the native IndexShard slices")))
+/// A string's number as PHP's arithmetic takes it without a warning (a
+/// whole numeric string, spaces allowed around it), else None.
+fn numeric_string(value: &Zval) -> Option<Num> {
+    let text = value.zend_str()?;
+    Php.numeric_bytes(text.as_bytes())
 }
 
-/// A weight constant: an int or a float, as `floatval` reads it.
-fn weight_constant(full: &str) -> Fallible<f64> {
+/// A constant Yioop uses as an int (in arithmetic and as number_format's
+/// decimals): an int, or a numeric string of one, as its installer writes
+/// them. Anything else (floats, bools, other strings) declines.
+fn int_constant(full: &str) -> Result<i64, Stop> {
     let value = constant(full)?;
-    match long_of(value) {
-        Some(i) => Ok(i as f64),
-        None => value.double().ok_or_else(|| value_error(format!("{full} must be an int or a float for the native IndexShard slices"))),
+    match long_of(value).map(Num::Int).or_else(|| numeric_string(value)) {
+        Some(Num::Int(i)) => Ok(i),
+        _ => Err(Stop::Decline),
     }
 }
 
-fn config() -> Fallible<Config> {
+/// A weight constant (read through `floatval` and multiplied): an int, a
+/// float, or a numeric string, as its installer writes them ("4").
+fn weight_constant(full: &str) -> Result<f64, Stop> {
+    let value = constant(full)?;
+    if let Some(d) = value.double() {
+        return Ok(d);
+    }
+    long_of(value).map(Num::Int).or_else(|| numeric_string(value)).map(Num::as_f64).ok_or(Stop::Decline)
+}
+
+fn config() -> Result<Config, Stop> {
     Ok(Config {
         precision: int_constant(configs!("PRECISION"))?,
         avg_links_per_page: int_constant(configs!("AVG_LINKS_PER_PAGE"))?,
@@ -127,88 +144,61 @@ fn config() -> Fallible<Config> {
 }
 
 impl Shard<'_> {
-    /// A header field the scoring reads: an int, or null (read as 0 by
-    /// PHP's arithmetic, None here). Other types stay unsupported.
-    fn nullable_int(&self, name: &str, function: &str) -> Fallible<Option<i64>> {
-        let Some(value) = self.property(name) else { return Ok(None) };
-        match unsafe { value.u1.type_info } & 0xff {
-            IS_NULL => Ok(None),
-            IS_LONG => Ok(long_of(value)),
-            _ => Err(value_error(format!("{function}(): $this->{name} must be an int or null"))),
-        }
-    }
-
-    fn stats(&self, function: &str) -> Fallible<Stats> {
-        let field = |name| self.nullable_int(name, function).map(|v| v.unwrap_or(0));
+    fn stats(&self) -> Result<Stats, Stop> {
         Ok(Stats {
-            generation: field("generation")?,
-            num_docs_per_generation: field("num_docs_per_generation")?,
-            num_docs: field("num_docs")?,
-            num_link_docs: field("num_link_docs")?,
-            len_all_docs: field("len_all_docs")?,
-            len_all_link_docs: field("len_all_link_docs")?,
+            generation: self.int_field("generation")?,
+            num_docs_per_generation: self.int_field("num_docs_per_generation")?,
+            num_docs: self.int_field("num_docs")?,
+            num_link_docs: self.int_field("num_link_docs")?,
+            len_all_docs: self.int_field("len_all_docs")?,
+            len_all_link_docs: self.int_field("len_all_link_docs")?,
         })
     }
 
     /// `$wd_len`, read before the file is first opened (which sets
     /// file_len), as Yioop reads it.
-    fn wd_len(&self, function: &str) -> Fallible<Option<i64>> {
-        match self.nullable_int("file_len", function)? {
-            Some(file_len) => Ok(Some(file_len.wrapping_sub(self.nullable_int("docids_len", function)?.unwrap_or(0)))),
-            None => self.nullable_int("word_docs_len", function),
+    fn wd_len(&self) -> Result<Option<i64>, Stop> {
+        match self.int_if_set("file_len")? {
+            Some(file_len) => Ok(Some(file_len.checked_sub(self.int_field("docids_len")?).ok_or(Stop::Decline)?)),
+            None => self.int_or_null("word_docs_len"),
         }
     }
 }
 
-/// An int argument; the integration guard hands Yioop's PHP anything else.
-fn int_arg(value: &Zval, signature: &Signature, i: usize) -> Fallible<i64> {
-    long_of(value.dereference()).ok_or_else(|| {
-        super::super::convert::type_error(format!(
-            "{}(): Argument #{} must be of type int, {} given",
-            signature.name,
-            i + 1,
-            super::super::convert::type_name(value.dereference())
-        ))
-    })
-}
-
-fn slice_call(args: &mut raw::Args, signature: &'static Signature, ascending: bool) -> Fallible<Zval> {
-    let shard = args.take(0);
-    let start_offset = int_arg(args.take(1), signature, 1)?;
+fn slice_call(args: &mut raw::Args, signature: &'static Signature, ascending: bool) -> Outcome {
     let next_ref = args.take(2);
-    let next_offset = int_arg(next_ref, signature, 2)?;
-    let last_offset = int_arg(args.take(3), signature, 3)?;
-    let len = int_arg(args.take(4), signature, 4)?;
-    let mut shard = Shard::of(shard, signature.name)?;
+    let next_offset = long_of(next_ref.dereference()).ok_or(Stop::Decline)?;
+    let start_offset = int_arg(args, 1)?;
+    let last_offset = int_arg(args, 3)?;
+    let len = int_arg(args, 4)?;
+    let mut shard = Shard::of(args.take(0), signature.name)?;
     let config = config()?;
-    let stats = shard.stats(signature.name)?;
-    let wd_len = shard.wd_len(signature.name)?;
+    let stats = shard.stats()?;
+    let wd_len = shard.wd_len()?;
+    let doc_info_offset = shard.int_field("doc_info_offset")?;
+    let word_doc_offset = shard.int_field("word_doc_offset")?;
+    // Copied into every item as `$this->generation` is: its value.
     let generation = shard.property("generation").map_or_else(Zval::new, Zval::shallow_clone);
-    let Some(file) = shard.file() else {
-        return Err(value_error(format!("{}(): the shard file cannot be read", signature.name)));
+    // Without a file Yioop's slice reads false for every word: left to it.
+    let file = shard.open_file()?.ok_or(Stop::Decline)?;
+    let file = file.view();
+    let mut slice_shard = SliceShard {
+        word_docs: WordDocs { file: &file, base: word_doc_offset },
+        doc_infos: DocInfos { file: &file, base: doc_info_offset },
+        stats,
+        config,
+        wd_len,
+        decoded: None,
     };
-    let mut slice_shard = slice_shard(&shard, &file, stats, config, wd_len);
     let dispatch = crate::php::settings::current().dispatch;
     slice_shard.decoded = decoded_list::cached(&slice_shard.word_docs, start_offset >> 2, last_offset >> 2, &dispatch);
     let mut results = ZendHashTable::new();
     let slice_args = SliceArgs { start_offset, next_offset, last_offset, len };
     let next = slice::postings_slice(&slice_shard, slice_args, ascending, &mut Php, |doc_id, item| {
         symtable_update(&mut results, &doc_id, item_zval(item, &generation));
-    })
-    .map_err(|e| damaged(signature.name, e))?;
+    })?;
     next_ref.dereference_mut().set_long(next);
     Ok(array_zval(results))
-}
-
-fn slice_shard<'a>(shard: &Shard, file: &'a ShardFile, stats: Stats, config: Config, wd_len: Option<i64>) -> SliceShard<'a> {
-    SliceShard {
-        word_docs: WordDocs { file, base: shard.int_field("word_doc_offset") },
-        doc_infos: DocInfos { file, base: shard.int_field("doc_info_offset") },
-        stats,
-        config,
-        wd_len,
-        decoded: None,
-    }
 }
 
 /// `$results[$doc_id] = $item`: a decimal-integer id becomes an int key,

@@ -10,7 +10,7 @@
 //! with the same first and last word, so results are those of the scalar
 //! path (the device decode is the scalar decode, tests/opencl.rs).
 
-use super::file::Identity;
+use super::file::Version;
 use super::postings::WordDocs;
 use crate::dispatch::Dispatch;
 use crate::modified9::word_elements;
@@ -29,13 +29,13 @@ pub struct DecodedList {
 impl DecodedList {
     /// The list from word `first` to word `last` of word_docs, decoded on
     /// the device; None where the dispatch keeps it off the device, the
-    /// device is not there or failed, or the range is not inside the file.
+    /// device is not there or failed, the range is not inside the file, or
+    /// the file has changed since the shard object opened it. The bytes
+    /// come from the blocks shared by the file's version, so the object's
+    /// own cache holds only what its reads would have put there.
     pub fn decode_on_device(word_docs: &WordDocs, first: i64, last: i64, dispatch: &Dispatch) -> Option<DecodedList> {
         let words = device_length(first, last, dispatch)?;
-        if word_docs.base.checked_add(last.checked_add(1)?.checked_mul(4)?)? > word_docs.file.len() {
-            return None;
-        }
-        let bytes = word_docs.substring(first * 4, words * 4, true).ok()?;
+        let bytes = word_docs.file.shared_substring(word_docs.base.checked_add(first * 4)?, words * 4)?;
         let mut elements = Vec::new();
         if !dispatch.decode_words_on_device(&bytes, &mut elements) {
             return None;
@@ -79,9 +79,9 @@ fn frame(bytes: &[u8], first: i64) -> Option<Vec<(i64, i64, Range<usize>)>> {
     Some(postings)
 }
 
-/// What identifies a list: the file as opened, where word_docs starts in
+/// What identifies a list: the file's version, where word_docs starts in
 /// it, the list's first and last word.
-type Key = (Identity, i64, i64, i64);
+type Key = (Version, i64, i64, i64);
 
 /// Elements (and a few per posting) all cached lists may hold together;
 /// the least recently used go first.
@@ -97,7 +97,7 @@ pub fn cached(word_docs: &WordDocs, first: i64, last: i64, dispatch: &Dispatch) 
     // The settings first: they may change between requests (php-fpm), and
     // for most lists (all, by default) they say no.
     device_length(first, last, dispatch)?;
-    let key = (word_docs.file.identity(), word_docs.base, first, last);
+    let key = (word_docs.file.unchanged_version()?, word_docs.base, first, last);
     let hit = CACHE.with(|c| {
         let mut cache = c.borrow_mut();
         let i = cache.iter().position(|(k, _)| *k == key)?;

@@ -13,10 +13,9 @@ const MAX_SEARCH_STEPS: u32 = 1 << 10;
 
 /// `getWordInfo`'s result: first and last byte offsets of the word's
 /// postings in word_docs, its document count, and the matched id.
-/// `first_offset` is None where a truncated record leaves PHP's null.
 #[derive(Debug, PartialEq, Eq)]
 pub struct WordInfo {
-    pub first_offset: Option<i64>,
+    pub first_offset: i64,
     pub last_offset: i64,
     pub count: i64,
     pub id: Vec<u8>,
@@ -24,7 +23,7 @@ pub struct WordInfo {
 
 /// `getWordInfo($word_id, true)` on a shard read from disk whose header
 /// gave `prefixes_len`.
-pub fn word_info(file: &ShardFile, word_id: &[u8], prefixes_len: i64) -> Result<Option<WordInfo>> {
+pub fn word_info(file: &ShardFile<'_>, word_id: &[u8], prefixes_len: i64) -> Result<Option<WordInfo>> {
     let [first, second, ..] = *word_id else {
         return Ok(None);
     };
@@ -32,6 +31,9 @@ pub fn word_info(file: &ShardFile, word_id: &[u8], prefixes_len: i64) -> Result<
     let prefix_info = file.substring(HEADER_LENGTH + 8 * prefix, 8, true)?;
     if prefix_info == BLANK || prefix_info.len() < 3 {
         return Ok(None);
+    }
+    if prefix_info.len() < 8 {
+        return Err(ShardError::Warns("Undefined array key")); // list() of fewer words
     }
     let mut fields = words(&prefix_info);
     let offset = fields.next().unwrap_or(0);
@@ -48,7 +50,7 @@ pub fn word_info(file: &ShardFile, word_id: &[u8], prefixes_len: i64) -> Result<
         }
         let id = &record[..record.len().min(KEY_LEN)];
         match word_id.cmp(id) {
-            std::cmp::Ordering::Equal => return Ok(Some(info_from_record(&record[id.len()..], id))),
+            std::cmp::Ordering::Equal => return info_from_record(&record[id.len()..], id).map(Some),
             std::cmp::Ordering::Less => {
                 high = check;
                 check = (low + check) >> 1;
@@ -70,11 +72,13 @@ pub fn word_info(file: &ShardFile, word_id: &[u8], prefixes_len: i64) -> Result<
 
 /// `getWordInfoFromString`: generation, first offset and length; a length
 /// with its top bit set packs the count in bits 16-30 and the length in the
-/// low 16.
-fn info_from_record(data: &[u8], id: &[u8]) -> WordInfo {
+/// low 16. A record cut short by the end of the file makes Yioop's
+/// `list()` warn.
+fn info_from_record(data: &[u8], id: &[u8]) -> Result<WordInfo> {
     let mut fields = words(data).skip(1);
-    let first_offset = fields.next();
-    let len = fields.next().unwrap_or(0);
+    let (Some(first_offset), Some(len)) = (fields.next(), fields.next()) else {
+        return Err(ShardError::Warns("Undefined array key"));
+    };
     let (count, len) = if len & (1 << 31) != 0 { ((len >> 16) & 32767, len & 65535) } else { (len >> 2, len) };
-    WordInfo { first_offset, last_offset: first_offset.unwrap_or(0) + len - 4, count, id: id.to_vec() }
+    Ok(WordInfo { first_offset, last_offset: first_offset + len - 4, count, id: id.to_vec() })
 }

@@ -1,198 +1,350 @@
-//! A shard file read in 4 KiB blocks with pread, through a process-wide
-//! block cache that outlives shard objects: Yioop opens a new IndexShard per
-//! look-up at generation 0, and each used to start cold. A file is known by
-//! its identity (device, inode, size, mtime), so a rewritten file is a new
-//! entry and is never served stale.
+//! A shard file as one IndexShard object reads it: through the object's own
+//! open file (Yioop's `$this->fh`), with the object's own block cache (its
+//! `$this->blocks`), and with blocks shared between objects while the file
+//! is unchanged.
+//!
+//! Yioop opens a new IndexShard per dictionary look-up at generation 0, and
+//! each used to start cold; here every object that opened the same version
+//! of a file reads its blocks from one process-wide cache. A version is what
+//! `fstat` says of the open file: device, inode, size, modification time and
+//! change time (which nobody can set, unlike the modification time). An
+//! object keeps the version it opened; while `fstat` still says the same
+//! (checked at most once a call, and only when the call reads past the
+//! object's own blocks), the shared blocks are the file's bytes. Once it
+//! says otherwise the object reads its file directly, as Yioop's handle
+//! does, and never the shared blocks again.
+//!
+//! What no `fstat` can tell apart: a same-size rewrite that keeps the
+//! modification time and happens within the kernel's timestamp granularity
+//! (a few milliseconds) of the version cached. See README, "How the block
+//! cache knows a file".
 
 use super::{Result, ShardError, BLOCK_POWER, BLOCK_SIZE};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fs::File;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::mem::ManuallyDrop;
+use std::os::fd::{BorrowedFd, FromRawFd};
 use std::os::unix::fs::{FileExt, MetadataExt};
-use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-/// What `IndexShard::getShardWord` returns: the word, `false` past the
-/// file, or `null` for an offset that is not a word boundary.
+/// What `IndexShard::getShardWord` returns without a warning: the word, or
+/// `false` past the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Word {
     Int(u32),
     False,
-    Null,
 }
 
 impl Word {
-    /// The value PHP's arithmetic sees (`false` and `null` are 0).
+    /// The value PHP's arithmetic sees (`false` is 0).
     pub fn operand(self) -> i64 {
         match self {
             Word::Int(w) => i64::from(w),
-            Word::False | Word::Null => 0,
+            Word::False => 0,
         }
     }
 }
 
+/// A file's state as `fstat` reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Identity {
+pub struct Version {
     dev: u64,
     ino: u64,
     size: u64,
     mtime_ns: i128,
+    ctime_ns: i128,
 }
 
-impl Identity {
-    fn of(metadata: &std::fs::Metadata) -> Identity {
-        Identity {
+impl Version {
+    fn of(fd: BorrowedFd) -> Option<Version> {
+        let metadata = with_file(fd, |f| f.metadata()).ok()?;
+        let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
+        Some(Version {
             dev: metadata.dev(),
             ino: metadata.ino(),
             size: metadata.size(),
-            mtime_ns: i128::from(metadata.mtime()) * 1_000_000_000 + i128::from(metadata.mtime_nsec()),
-        }
+            mtime_ns: ns(metadata.mtime(), metadata.mtime_nsec()),
+            ctime_ns: ns(metadata.ctime(), metadata.ctime_nsec()),
+        })
     }
 }
 
-/// Bytes of blocks all shard files may keep cached together; past it the
-/// cache starts over, as Yioop's per-object block array does.
-pub const CACHE_BYTES: usize = 64 << 20;
-
-thread_local! {
-    static OPEN: RefCell<HashMap<PathBuf, Rc<ShardFile>>> = RefCell::new(HashMap::new());
-    static CACHED_BYTES: Cell<usize> = const { Cell::new(0) };
+/// `fd` as a `File` for one operation, never closed here: the descriptor
+/// belongs to the PHP stream it came from.
+fn with_file<R>(fd: BorrowedFd, op: impl FnOnce(&File) -> R) -> R {
+    use std::os::fd::AsRawFd;
+    let file = ManuallyDrop::new(unsafe { File::from_raw_fd(fd.as_raw_fd()) });
+    op(&file)
 }
 
-/// Files kept open at once; the least recently opened is closed first.
-const MAX_OPEN: usize = 64;
+/// A block's bytes, shared between the caches that hold it.
+pub type Block = Rc<[u8]>;
 
-pub struct ShardFile {
-    file: File,
-    identity: Identity,
-    blocks: RefCell<Vec<Option<Box<[u8]>>>>,
+/// Bytes of blocks all versions may keep cached together; past it the
+/// shared cache starts over (objects keep the blocks they hold).
+pub const CACHE_BYTES: usize = 64 << 20;
+
+/// Versions whose blocks are kept at once; past it the list starts over.
+const MAX_VERSIONS: usize = 64;
+
+/// The blocks read so far of one version of a file, by block number.
+struct SharedBlocks {
+    blocks: RefCell<Vec<Option<Block>>>,
     generation: Cell<u64>,
 }
 
 thread_local! {
-    /// Bumped whenever the cache starts over; each file compares it with
-    /// its own to know its blocks are gone.
+    static VERSIONS: RefCell<HashMap<Version, Rc<SharedBlocks>>> = RefCell::new(HashMap::new());
+    static CACHED_BYTES: Cell<usize> = const { Cell::new(0) };
+    /// Bumped whenever the shared cache starts over; each version compares
+    /// it with its own to know its blocks are gone.
     static CACHE_GENERATION: Cell<u64> = const { Cell::new(0) };
 }
 
-impl ShardFile {
-    /// The file at `path` as it is now: the cached entry if its identity is
-    /// unchanged, a fresh one otherwise. `None` if it cannot be opened (Yioop
-    /// then reads `false`).
-    pub fn open_current(path: &Path) -> Option<Rc<ShardFile>> {
-        let metadata = std::fs::metadata(path).ok()?;
-        let identity = Identity::of(&metadata);
-        if let Some(open) = OPEN.with(|o| o.borrow().get(path).cloned()) {
-            if open.identity == identity {
-                return Some(open);
-            }
+fn shared_blocks(version: Version) -> Rc<SharedBlocks> {
+    VERSIONS.with(|v| {
+        let mut versions = v.borrow_mut();
+        if let Some(shared) = versions.get(&version) {
+            return shared.clone();
         }
-        let file = Rc::new(ShardFile::new(File::open(path).ok()?, identity));
-        OPEN.with(|o| {
-            let mut open = o.borrow_mut();
-            if open.len() >= MAX_OPEN {
-                open.clear();
-            }
-            open.insert(path.to_path_buf(), file.clone());
-        });
-        Some(file)
-    }
-
-    /// The entry for `path` opened earlier in this process, if any, without
-    /// looking at the file system.
-    pub fn already_open(path: &Path) -> Option<Rc<ShardFile>> {
-        OPEN.with(|o| o.borrow().get(path).cloned())
-    }
-
-    fn new(file: File, identity: Identity) -> ShardFile {
-        let blocks = (identity.size as usize).div_ceil(BLOCK_SIZE as usize);
-        ShardFile {
-            file,
-            identity,
-            blocks: RefCell::new(vec![None; blocks]),
+        if versions.len() >= MAX_VERSIONS {
+            versions.clear();
+        }
+        let shared = Rc::new(SharedBlocks {
+            blocks: RefCell::new(vec![None; (version.size as usize).div_ceil(BLOCK_SIZE as usize)]),
             generation: Cell::new(CACHE_GENERATION.with(Cell::get)),
-        }
-    }
+        });
+        versions.insert(version, shared.clone());
+        shared
+    })
+}
 
-    /// The file's device, inode, size and mtime when it was opened.
-    pub fn identity(&self) -> Identity {
-        self.identity
-    }
-
-    /// The file's length when it was opened: Yioop's `$this->file_len`.
-    pub fn len(&self) -> i64 {
-        self.identity.size as i64
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// `IndexShard::readBlockShardAtOffset`: up to 4 KiB from `bytes`,
-    /// `None` (Yioop's false) at or past the end or before the start.
-    /// Yioop's cached read splits the block into words and throws on a
-    /// ragged one; an uncached read does not look.
-    pub fn read_block<R>(&self, bytes: i64, cache: bool, with: impl FnOnce(&[u8]) -> R) -> Result<Option<R>> {
-        if bytes < 0 || bytes >= self.len() {
-            return Ok(None);
-        }
-        if bytes % BLOCK_SIZE != 0 {
-            // Never asked for by Yioop; read as it would, uncached.
-            let block = self.pread(bytes);
-            if cache && block.len() % 4 != 0 {
-                return Err(ShardError::RaggedBlock { offset: bytes });
-            }
-            return Ok(Some(with(&block)));
-        }
-        let index = (bytes >> BLOCK_POWER) as usize;
-        self.forget_if_cache_restarted();
-        let mut blocks = self.blocks.borrow_mut();
-        if blocks[index].is_none() {
-            let block = self.pread(bytes);
-            CACHED_BYTES.with(|c| c.set(c.get() + block.len()));
-            blocks[index] = Some(block);
-        }
-        let block = blocks[index].as_deref().unwrap_or_default();
-        if cache && block.len() % 4 != 0 {
-            return Err(ShardError::RaggedBlock { offset: bytes });
-        }
-        let result = with(block);
-        drop(blocks);
-        restart_cache_if_full();
-        Ok(Some(result))
-    }
-
-    fn pread(&self, bytes: i64) -> Box<[u8]> {
-        let want = (self.len() - bytes).min(BLOCK_SIZE) as usize;
-        let mut block = vec![0u8; want];
-        let mut done = 0;
-        while done < want {
-            match self.file.read_at(&mut block[done..], bytes as u64 + done as u64) {
-                Ok(0) | Err(_) => break, // shrunk since it was opened: what fread got
-                Ok(n) => done += n,
-            }
-        }
-        block.truncate(done);
-        block.into_boxed_slice()
-    }
-
-    fn forget_if_cache_restarted(&self) {
+impl SharedBlocks {
+    /// Block `index`, read with `read` if no object of this version has.
+    fn get_or_read(&self, index: usize, read: impl FnOnce() -> Block) -> Block {
         let now = CACHE_GENERATION.with(Cell::get);
         if self.generation.get() != now {
             self.blocks.borrow_mut().iter_mut().for_each(|b| *b = None);
             self.generation.set(now);
         }
+        if let Some(block) = &self.blocks.borrow()[index] {
+            return block.clone();
+        }
+        let block = read();
+        self.blocks.borrow_mut()[index] = Some(block.clone());
+        CACHED_BYTES.with(|c| c.set(c.get() + block.len()));
+        if CACHED_BYTES.with(Cell::get) > CACHE_BYTES {
+            CACHED_BYTES.with(|c| c.set(0));
+            CACHE_GENERATION.with(|g| g.set(g.get() + 1));
+        }
+        block
+    }
+}
+
+/// Block offsets are multiples of 4 KiB: their block number hashes well
+/// as it is.
+#[derive(Default)]
+struct OffsetHasher(u64);
+
+impl Hasher for OffsetHasher {
+    fn finish(&self) -> u64 {
+        self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only i64 keys")
+    }
+    fn write_i64(&mut self, offset: i64) {
+        self.0 = (offset >> BLOCK_POWER) as u64 ^ (offset as u64).rotate_left(52);
+    }
+}
+
+/// One cached block of an object, as Yioop's `$this->blocks[$bytes]`.
+#[derive(Clone)]
+pub struct ObjectBlock {
+    pub offset: i64,
+    pub bytes: Block,
+}
+
+/// Yioop's `$this->blocks`: the blocks an object read with `$cache`, in the
+/// order it read them; Yioop empties it when it would hold more than 4096.
+/// Their words are Yioop's `$this->blocks_words`, the first block's word
+/// where two overlap (`+=`): only a block read from an offset that is not
+/// a multiple of 4 KiB (never by Yioop itself) can overlap another.
+#[derive(Default)]
+struct ObjectBlocks {
+    order: Vec<ObjectBlock>,
+    index: HashMap<i64, usize, BuildHasherDefault<OffsetHasher>>,
+    unaligned: bool,
+}
+
+/// `IndexShard::SHARD_BLOCK_SIZE`, also the count past which Yioop empties
+/// an object's blocks.
+const MAX_OBJECT_BLOCKS: usize = BLOCK_SIZE as usize;
+
+impl ObjectBlocks {
+    fn get(&self, offset: i64) -> Option<&Block> {
+        self.index.get(&offset).map(|&i| &self.order[i].bytes)
     }
 
-    /// `IndexShard::getShardWord`: the big-endian word at `offset`.
+    fn insert(&mut self, offset: i64, bytes: Block) {
+        if self.order.len() > MAX_OBJECT_BLOCKS {
+            self.order.clear();
+            self.index.clear();
+            self.unaligned = false;
+        }
+        self.unaligned |= offset % BLOCK_SIZE != 0;
+        self.index.insert(offset, self.order.len());
+        self.order.push(ObjectBlock { offset, bytes });
+    }
+
+    /// `$this->blocks_words[$offset]`, if set.
+    fn word(&self, offset: i64) -> Option<u32> {
+        let word_of = |block: &ObjectBlock| {
+            let at = usize::try_from(offset.checked_sub(block.offset)?).ok()?;
+            let w = block.bytes.get(at..at.checked_add(4)?).filter(|_| at % 4 == 0)?;
+            Some(u32::from_be_bytes([w[0], w[1], w[2], w[3]]))
+        };
+        if self.unaligned {
+            return self.order.iter().find_map(word_of);
+        }
+        let block = self.index.get(&((offset >> BLOCK_POWER) << BLOCK_POWER))?;
+        word_of(&self.order[*block])
+    }
+}
+
+/// A shard object's own state: the version of the file it opened, and its
+/// blocks. The caller keeps one per object (per open file handle).
+pub struct OpenShard {
+    version: Version,
+    shared: Rc<SharedBlocks>,
+    blocks: ObjectBlocks,
+}
+
+impl OpenShard {
+    /// The state of an object that has just opened `fd`; None if `fstat`
+    /// fails on it.
+    pub fn open(fd: BorrowedFd) -> Option<OpenShard> {
+        let version = Version::of(fd)?;
+        Some(OpenShard { version, shared: shared_blocks(version), blocks: ObjectBlocks::default() })
+    }
+
+    /// The blocks this object cached, in the order it read them: what
+    /// Yioop's `$this->blocks` holds (each block's words are in
+    /// `$this->blocks_words` too).
+    pub fn cached_blocks(&self) -> &[ObjectBlock] {
+        &self.blocks.order
+    }
+}
+
+/// One call's view of an object's file: its descriptor, its `file_len`, its
+/// state, and whether the file is still the version it opened (asked of
+/// `fstat` at most once a call).
+pub struct ShardFile<'a> {
+    fd: BorrowedFd<'a>,
+    len: i64,
+    open: &'a RefCell<OpenShard>,
+    unchanged: Cell<Option<bool>>,
+}
+
+impl<'a> ShardFile<'a> {
+    /// `len` is the object's `$this->file_len`.
+    pub fn new(fd: BorrowedFd<'a>, len: i64, open: &'a RefCell<OpenShard>) -> ShardFile<'a> {
+        ShardFile { fd, len, open, unchanged: Cell::new(None) }
+    }
+
+    /// Yioop's `$this->file_len`.
+    pub fn len(&self) -> i64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len <= 0
+    }
+
+    /// The version this object opened, while the file is still that
+    /// version: the key of anything cached from its bytes.
+    pub fn unchanged_version(&self) -> Option<Version> {
+        let open = self.open.borrow();
+        let unchanged = match self.unchanged.get() {
+            Some(known) => known,
+            None => {
+                let now = Version::of(self.fd) == Some(open.version);
+                self.unchanged.set(Some(now));
+                now
+            }
+        };
+        unchanged.then_some(open.version)
+    }
+
+    /// The 4 KiB (or fewer, at the end) from `bytes` as a read through the
+    /// object's handle gives them now.
+    fn current_block(&self, bytes: i64) -> Block {
+        let aligned = bytes % BLOCK_SIZE == 0;
+        if aligned && self.unchanged_version().is_some() {
+            let shared = self.open.borrow().shared.clone();
+            return shared.get_or_read((bytes >> BLOCK_POWER) as usize, || self.pread(bytes));
+        }
+        self.pread(bytes)
+    }
+
+    /// What `fread($this->fh, 4096)` after `fseek($bytes)` returns: short
+    /// at the end of the file, empty past it.
+    fn pread(&self, bytes: i64) -> Block {
+        let mut block = vec![0u8; BLOCK_SIZE as usize];
+        let mut done = 0;
+        with_file(self.fd, |file| {
+            while done < block.len() {
+                match file.read_at(&mut block[done..], bytes as u64 + done as u64) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => done += n,
+                }
+            }
+        });
+        block.truncate(done);
+        block.into()
+    }
+
+    /// `IndexShard::readBlockShardAtOffset($bytes, $cache)`: the object's
+    /// cached block, or a read through its handle (cached by the object
+    /// when `cache`); `None` (Yioop's false) at or past `file_len` or
+    /// before the start. Yioop caches a block and then splits it into
+    /// words, which throws for one that is not whole words (a damaged or
+    /// shrunk file); that case is an error here, with nothing cached, so
+    /// Yioop's PHP can take the object over and throw itself.
+    pub fn read_block<R>(&self, bytes: i64, cache: bool, with: impl FnOnce(&[u8]) -> R) -> Result<Option<R>> {
+        if cache {
+            if let Some(block) = self.open.borrow().blocks.get(bytes) {
+                return Ok(Some(with(block)));
+            }
+        }
+        if bytes < 0 || bytes >= self.len {
+            return Ok(None); // fseek before the start fails too
+        }
+        let block = self.current_block(bytes);
+        if cache {
+            if block.is_empty() || block.len() % 4 != 0 {
+                return Err(ShardError::RaggedBlock { offset: bytes });
+            }
+            self.open.borrow_mut().blocks.insert(bytes, block.clone());
+        }
+        Ok(Some(with(&block)))
+    }
+
+    /// `IndexShard::getShardWord`: the big-endian word at `offset`, from
+    /// the object's cached words or its block read now. Yioop warns (an
+    /// undefined key) where `offset` is no word of a block.
     pub fn word(&self, offset: i64) -> Result<Word> {
+        if let Some(word) = self.open.borrow().blocks.word(offset) {
+            return Ok(Word::Int(word));
+        }
         let block_offset = (offset >> BLOCK_POWER) << BLOCK_POWER;
-        let at = (offset - block_offset) as usize;
-        let word = self.read_block(block_offset, true, |block| match block.get(at..at + 4) {
-            Some(w) if at % 4 == 0 => Word::Int(u32::from_be_bytes([w[0], w[1], w[2], w[3]])),
-            _ => Word::Null,
-        })?;
-        Ok(word.unwrap_or(Word::False))
+        if self.read_block(block_offset, true, |_| ())?.is_none() {
+            return Ok(Word::False);
+        }
+        let word = self.open.borrow().blocks.word(offset);
+        word.map(Word::Int).ok_or(ShardError::Warns("Undefined array key"))
     }
 
     /// `IndexShard::getShardSubstring`: `len` bytes from `offset`, shorter
@@ -201,7 +353,8 @@ impl ShardFile {
     pub fn substring(&self, offset: i64, len: i64, cache: bool) -> Result<Vec<u8>> {
         let mut block_offset = (offset >> BLOCK_POWER) << BLOCK_POWER;
         let start = (offset - block_offset) as usize;
-        if start as i64 + len < BLOCK_SIZE {
+        // Past i64, Yioop's sum is a float, and never below one block.
+        if (start as i64).checked_add(len).is_some_and(|end| end < BLOCK_SIZE) {
             let part = self.read_block(block_offset, cache, |block| substr(block, start, len).to_vec())?;
             return Ok(part.unwrap_or_default());
         }
@@ -218,12 +371,26 @@ impl ShardFile {
         out.truncate(want);
         Ok(out)
     }
-}
 
-fn restart_cache_if_full() {
-    if CACHED_BYTES.with(Cell::get) > CACHE_BYTES {
-        CACHED_BYTES.with(|c| c.set(0));
-        CACHE_GENERATION.with(|g| g.set(g.get() + 1));
+    /// `len` bytes from `offset` of the version this object opened, through
+    /// the shared blocks only (the object's own cache is left as Yioop's
+    /// reads would leave it); None once the file has changed, or outside it.
+    pub fn shared_substring(&self, offset: i64, len: i64) -> Option<Vec<u8>> {
+        let end = offset.checked_add(len)?;
+        if offset < 0 || len < 0 || end > self.len || end as u64 > self.unchanged_version()?.size {
+            return None;
+        }
+        let mut out = Vec::with_capacity(len as usize);
+        let mut at = offset;
+        while at < end {
+            let block_offset = (at >> BLOCK_POWER) << BLOCK_POWER;
+            let block = self.current_block(block_offset);
+            let from = (at - block_offset) as usize;
+            let to = block.len().min((end - block_offset) as usize);
+            out.extend_from_slice(block.get(from..to)?);
+            at = block_offset + BLOCK_SIZE;
+        }
+        Some(out)
     }
 }
 
@@ -244,34 +411,45 @@ fn substr(s: &[u8], start: usize, len: i64) -> &[u8] {
 mod tests {
     use super::*;
     use std::io::Write;
+    use std::os::fd::AsFd;
+    use std::path::PathBuf;
 
-    fn shard_file(bytes: &[u8]) -> (tempfile_path::TempPath, Rc<ShardFile>) {
-        let path = tempfile_path::TempPath::new();
-        std::fs::File::create(path.as_ref()).unwrap().write_all(bytes).unwrap();
-        let file = ShardFile::open_current(path.as_ref()).unwrap();
-        (path, file)
+    struct TempFile(PathBuf);
+
+    impl TempFile {
+        fn with(bytes: &[u8]) -> TempFile {
+            use std::sync::atomic::{AtomicUsize, Ordering};
+            static N: AtomicUsize = AtomicUsize::new(0);
+            let n = N.fetch_add(1, Ordering::Relaxed);
+            let path = std::env::temp_dir().join(format!("yioop-shard-test-{}-{n}", std::process::id()));
+            std::fs::File::create(&path).unwrap().write_all(bytes).unwrap();
+            TempFile(path)
+        }
     }
 
-    mod tempfile_path {
-        use std::path::{Path, PathBuf};
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        pub struct TempPath(PathBuf);
-        impl TempPath {
-            pub fn new() -> TempPath {
-                static N: AtomicUsize = AtomicUsize::new(0);
-                let n = N.fetch_add(1, Ordering::Relaxed);
-                TempPath(std::env::temp_dir().join(format!("yioop-shard-test-{}-{n}", std::process::id())))
-            }
+    impl Drop for TempFile {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
         }
-        impl AsRef<Path> for TempPath {
-            fn as_ref(&self) -> &Path {
-                &self.0
-            }
+    }
+
+    /// An object that opened `path`: its handle, file_len and state.
+    struct Object {
+        handle: File,
+        len: i64,
+        open: RefCell<OpenShard>,
+    }
+
+    impl Object {
+        fn open(path: &TempFile) -> Object {
+            let handle = File::open(&path.0).unwrap();
+            let len = handle.metadata().unwrap().len() as i64;
+            let open = RefCell::new(OpenShard::open(handle.as_fd()).unwrap());
+            Object { handle, len, open }
         }
-        impl Drop for TempPath {
-            fn drop(&mut self) {
-                let _ = std::fs::remove_file(&self.0);
-            }
+
+        fn file(&self) -> ShardFile<'_> {
+            ShardFile::new(self.handle.as_fd(), self.len, &self.open)
         }
     }
 
@@ -281,13 +459,16 @@ mod tests {
 
     #[test]
     fn words_are_read_big_endian_at_word_boundaries_only() {
-        let (_p, f) = shard_file(&counting(3000));
+        let path = TempFile::with(&counting(3000));
+        let object = Object::open(&path);
+        let f = object.file();
         assert_eq!(f.word(0).unwrap(), Word::Int(0));
         assert_eq!(f.word(4 * 1500).unwrap(), Word::Int(1500));
-        assert_eq!(f.word(6).unwrap(), Word::Null);
-        // At the file's end inside its last block Yioop reads an unset word
-        // (null); from the next block on, the block read fails (false).
-        assert_eq!(f.word(12000).unwrap(), Word::Null);
+        // Yioop warns (an undefined key) off word boundaries and at the
+        // file's end inside its last block; from the next block on, the
+        // block read fails (false).
+        assert!(matches!(f.word(6), Err(ShardError::Warns(_))));
+        assert!(matches!(f.word(12000), Err(ShardError::Warns(_))));
         assert_eq!(f.word(12288).unwrap(), Word::False);
         assert_eq!(f.word(-4).unwrap(), Word::False);
     }
@@ -295,29 +476,91 @@ mod tests {
     #[test]
     fn substrings_cross_blocks_and_stop_at_the_end() {
         let bytes = counting(3000);
-        let (_p, f) = shard_file(&bytes);
+        let path = TempFile::with(&bytes);
+        let object = Object::open(&path);
+        let f = object.file();
         assert_eq!(f.substring(4090, 20, true).unwrap(), &bytes[4090..4110]);
         assert_eq!(f.substring(11990, 100, true).unwrap(), &bytes[11990..]);
         assert_eq!(f.substring(100, -10, true).unwrap(), &bytes[100..4086]);
         assert_eq!(f.substring(-8, 4, true).unwrap(), b"");
+        assert_eq!(f.substring(8, i64::MAX, true).unwrap(), &bytes[8..], "a length past i64 reads to the end");
+        assert_eq!(f.shared_substring(4090, 20).unwrap(), &bytes[4090..4110]);
     }
 
     #[test]
-    fn a_ragged_tail_block_is_an_error_only_when_cached() {
-        let (_p, f) = shard_file(&[1, 2, 3, 4, 5, 6]);
+    fn a_ragged_block_is_an_error_only_when_cached_and_is_not_cached() {
+        let path = TempFile::with(&[1, 2, 3, 4, 5, 6]);
+        let object = Object::open(&path);
+        let f = object.file();
         assert_eq!(f.substring(0, 6, false).unwrap(), vec![1, 2, 3, 4, 5, 6]);
         assert_eq!(f.word(0), Err(ShardError::RaggedBlock { offset: 0 }));
+        assert!(object.open.borrow().cached_blocks().is_empty());
     }
 
     #[test]
-    fn a_rewritten_file_is_a_new_entry() {
-        let path = tempfile_path::TempPath::new();
-        std::fs::write(path.as_ref(), counting(10)).unwrap();
-        let before = ShardFile::open_current(path.as_ref()).unwrap();
-        assert_eq!(before.word(4).unwrap(), Word::Int(1));
-        std::fs::write(path.as_ref(), counting(20).iter().map(|b| b ^ 0xFF).collect::<Vec<_>>()).unwrap();
-        let after = ShardFile::open_current(path.as_ref()).unwrap();
-        assert_eq!(after.len(), 80);
-        assert_eq!(after.word(4).unwrap(), Word::Int(!1u32));
+    fn an_object_keeps_the_blocks_it_read_and_reads_the_rest_as_the_file_is_now() {
+        let path = TempFile::with(&counting(2048));
+        let object = Object::open(&path);
+        assert_eq!(object.file().word(0).unwrap(), Word::Int(0));
+        // Same size, rewritten in place: a new version by its change time.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let flipped: Vec<u8> = counting(2048).iter().map(|b| b ^ 0xFF).collect();
+        std::fs::OpenOptions::new().write(true).open(&path.0).unwrap().write_all(&flipped).unwrap();
+        let f = object.file();
+        assert_eq!(f.unchanged_version(), None);
+        assert_eq!(f.word(0).unwrap(), Word::Int(0), "its own cached block");
+        assert_eq!(f.word(4096).unwrap(), Word::Int(!1024u32), "a block it had not read");
+        assert_eq!(f.substring(0, 4, false).unwrap(), (!0u32).to_be_bytes(), "an uncached read");
+        let newer = Object::open(&path);
+        assert_eq!(newer.file().word(0).unwrap(), Word::Int(!0u32), "a new object sees the new bytes");
+    }
+
+    #[test]
+    fn a_renamed_over_file_is_read_through_the_old_handle() {
+        let path = TempFile::with(&counting(2048));
+        let object = Object::open(&path);
+        let other = TempFile::with(&counting(4096).iter().map(|b| b ^ 0xFF).collect::<Vec<_>>());
+        std::fs::rename(&other.0, &path.0).unwrap();
+        let newer = Object::open(&path);
+        assert_eq!(newer.file().word(4).unwrap(), Word::Int(!1u32));
+        assert_eq!(object.file().word(4).unwrap(), Word::Int(1), "the old inode, as Yioop's handle reads it");
+    }
+
+    #[test]
+    fn a_truncated_file_reads_short_and_empty_blocks_are_errors_when_cached() {
+        let path = TempFile::with(&counting(4096));
+        let object = Object::open(&path);
+        assert_eq!(object.file().word(0).unwrap(), Word::Int(0));
+        std::fs::OpenOptions::new().write(true).open(&path.0).unwrap().set_len(0).unwrap();
+        let f = object.file();
+        assert_eq!(f.word(0).unwrap(), Word::Int(0), "still cached by the object");
+        assert_eq!(f.word(8192), Err(ShardError::RaggedBlock { offset: 8192 }), "fread gives an empty block");
+        assert_eq!(f.substring(8192, 8, false).unwrap(), b"");
+    }
+
+    #[test]
+    fn words_of_a_block_read_off_the_4k_grid_come_first_as_yioops_plus_does() {
+        let path = TempFile::with(&counting(2048));
+        let object = Object::open(&path);
+        let f = object.file();
+        // Cached from byte 6: its words sit at 6, 10, 14, ... until Yioop
+        // empties its cache, and the aligned block's words where they meet.
+        assert_eq!(f.read_block(6, true, |b| b.len()).unwrap(), Some(4096));
+        assert_eq!(f.word(10).unwrap(), Word::Int(u32::from_be_bytes([0, 2, 0, 0])));
+        assert_eq!(f.word(8).unwrap(), Word::Int(2), "the aligned block, read now");
+        assert!(matches!(f.word(4097), Err(ShardError::Warns(_))));
+    }
+
+    #[test]
+    fn an_object_forgets_its_blocks_past_4096_as_yioop_does() {
+        let mut blocks = ObjectBlocks::default();
+        for i in 0..=MAX_OBJECT_BLOCKS as i64 {
+            blocks.insert(i * BLOCK_SIZE, Rc::from(&[0u8; 4][..]));
+        }
+        assert_eq!(blocks.order.len(), MAX_OBJECT_BLOCKS + 1);
+        blocks.insert(-BLOCK_SIZE, Rc::from(&[1u8; 4][..]));
+        assert_eq!(blocks.order.len(), 1);
+        assert!(blocks.get(0).is_none());
+        assert_eq!(blocks.get(-BLOCK_SIZE).map(|b| b[0]), Some(1));
     }
 }

@@ -82,7 +82,7 @@ const MAX_SHORT: f64 = 65536.0;
 
 /// The doc_infos section of a shard on disk (`$this->doc_info_offset`).
 pub struct DocInfos<'a> {
-    pub file: &'a ShardFile,
+    pub file: &'a ShardFile<'a>,
     pub base: i64,
 }
 

@@ -20,7 +20,7 @@ pub mod postings;
 pub mod save;
 pub mod slice;
 
-pub use file::{ShardFile, Word};
+pub use file::{OpenShard, ShardFile, Word};
 
 /// `IndexShard::SHARD_BLOCK_POWER`: blocks of 4 KiB.
 pub const BLOCK_POWER: u32 = 12;
@@ -34,18 +34,25 @@ pub fn unpack_words(bytes: &[u8]) -> impl Iterator<Item = i64> + '_ {
     bytes.chunks_exact(4).map(|w| i64::from(u32::from_be_bytes([w[0], w[1], w[2], w[3]])))
 }
 
-/// Input on which Yioop's PHP would fail or never return.
+/// Input on which Yioop's PHP warns, throws, computes with floats or never
+/// returns. All but the last are left to Yioop's PHP (the binding declines
+/// the call), so that its own warning, exception or float is what the
+/// caller sees.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ShardError {
-    /// A cached block whose length is not a multiple of 4: Yioop's
-    /// `array_combine` of its words throws (a truncated or damaged file).
+    /// A cached block that is not a whole number of 4-byte words (a
+    /// damaged or shrunk file): Yioop's `array_combine` of its words throws.
     RaggedBlock { offset: i64 },
-    /// A search that does not converge on damaged postings; Yioop's loop
-    /// would never return.
-    NoConvergence,
+    /// Where Yioop's PHP raises a warning (an undefined array key).
+    Warns(&'static str),
     /// Where Yioop's PHP throws (a division by zero, array_combine of
     /// unequal lists): what PHP would say.
     Throws(&'static str),
+    /// Where Yioop's int arithmetic overflows into a float.
+    IntOverflow,
+    /// A search that does not converge on damaged postings; Yioop's loop
+    /// would never return.
+    NoConvergence,
 }
 
 impl std::fmt::Display for ShardError {
@@ -55,7 +62,9 @@ impl std::fmt::Display for ShardError {
                 f,
                 "damaged shard file: the block at offset {offset} is not a whole number of 4-byte words"
             ),
+            ShardError::Warns(what) => write!(f, "Yioop's PHP warns here: {what}"),
             ShardError::Throws(what) => write!(f, "Yioop's PHP throws here: {what}"),
+            ShardError::IntOverflow => write!(f, "Yioop's PHP computes with a float here (an int overflows)"),
             ShardError::NoConvergence => {
                 write!(f, "damaged shard file: the posting search does not converge (Yioop would never return)")
             }

@@ -25,7 +25,7 @@ const MAX_SEARCH_STEPS: u32 = 1 << 10;
 /// word_docs of one shard: the file and where the section starts in it
 /// (Yioop's `$this->word_doc_offset`).
 pub struct WordDocs<'a> {
-    pub file: &'a ShardFile,
+    pub file: &'a ShardFile<'a>,
     pub base: i64,
 }
 
@@ -132,9 +132,9 @@ impl WordDocs<'_> {
                 return Ok(at);
             }
             if ascending {
-                *current = current.checked_add(stride).ok_or(ShardError::NoConvergence)?;
+                *current = current.checked_add(stride).ok_or(ShardError::IntOverflow)?;
             } else {
-                *current = current.checked_sub(stride).ok_or(ShardError::NoConvergence)?;
+                *current = current.checked_sub(stride).ok_or(ShardError::IntOverflow)?;
             }
             stride = stride.wrapping_shl(1);
             if (ascending && *current > end) || (!ascending && *current < end) {
@@ -161,7 +161,7 @@ impl WordDocs<'_> {
                     if current >= end {
                         return Ok(None);
                     }
-                    if current + 1 == high {
+                    if current.checked_add(1).ok_or(ShardError::IntOverflow)? == high {
                         current += 1;
                         low = current;
                     }
@@ -170,7 +170,7 @@ impl WordDocs<'_> {
                     if current <= start {
                         return Ok(None);
                     }
-                    if current - 1 == low {
+                    if current.checked_sub(1).ok_or(ShardError::IntOverflow)? == low {
                         current -= 1;
                         high = current;
                     }
@@ -186,7 +186,8 @@ impl WordDocs<'_> {
                 }
                 low = current;
             }
-            current = if ascending { (low + high) >> 1 } else { (low + high + 1) >> 1 };
+            let sum = low.checked_add(high).and_then(|s| s.checked_add(i64::from(!ascending))).ok_or(ShardError::IntOverflow)?;
+            current = sum >> 1;
             if (ascending && current > end) || (!ascending && current < start) {
                 return Ok(None);
             }
