@@ -733,9 +733,8 @@ final class IntegrateTest extends TestCase
     /* ------------------------------------------------------------------ */
 
     private const DISK = '$this->read_only_from_disk';
-    private const INT_SLICE = self::DISK . ' && \\is_int($start_offset)'
-        . ' && \\is_int($next_offset) && \\is_int($last_offset)'
-        . ' && \\is_int($len)';
+    /** Every guard's first condition: an object of IndexShard itself. */
+    private const EXACT_CLASS = 'static::class === self::class';
     /**
      * The switched methods: name => [parameter list as declared, extra
      * guard, arguments the native function must get after $this].
@@ -761,10 +760,10 @@ final class IntegrateTest extends TestCase
         'getWordInfo' => ['$word_id, $raw = false', self::DISK
             . ' && $raw', '$word_id, $raw'],
         'postingsSliceAscending' => ["\$start_offset, &\$next_offset,\n"
-            . "        \$last_offset, \$len", self::INT_SLICE,
+            . "        \$last_offset, \$len", self::DISK,
             '$start_offset, $next_offset, $last_offset, $len'],
         'postingsSliceDescending' => ["\$start_offset, &\$next_offset,\n"
-            . "        \$last_offset, \$len", self::INT_SLICE,
+            . "        \$last_offset, \$len", self::DISK,
             '$start_offset, $next_offset, $last_offset, $len'],
         // Native unless the native function declines (returns null).
         'addDocumentWords' => ["\$doc_keys, \$summary_offset, \$word_lists,\n"
@@ -856,24 +855,23 @@ final class IntegrateTest extends TestCase
         return $hashes;
     }
 
-    /** The line the tool must insert into method $name. */
+    /**
+     * The line the tool must insert into method $name: the native function
+     * is called under the guard's conditions, and its null (declined)
+     * lets the method's own PHP run.
+     */
     private static function shardLine(string $name): string
     {
         [, $guard, $args] = self::SHARD[$name];
-        if ($name === 'addDocumentWords') {
-            return "if (\\extension_loaded(\"yioop\") && (\$yioop_codec_result"
-                . " = \\yioop_codec\\shard\\$name(\$this, $args)) !== null) "
-                . "{ return \$yioop_codec_result; } "
-                . "/* yioop-codec:method $name */";
-        }
+        $when = "\\extension_loaded(\"yioop\") && " . self::EXACT_CLASS
+            . ($guard === '' ? '' : " && $guard");
+        $call = "\\yioop_codec\\shard\\$name(\$this, $args)";
         if (in_array($name, self::VOID, true)) {
-            return "if (\\extension_loaded(\"yioop\") && "
-                . "\\yioop_codec\\shard\\$name(\$this, $args)) { return; } "
+            return "if ($when && $call) { return; } "
                 . "/* yioop-codec:method $name */";
         }
-        return "if (\\extension_loaded(\"yioop\")"
-            . ($guard === '' ? '' : " && $guard")
-            . ") { return \\yioop_codec\\shard\\$name(\$this, $args); } "
+        return "if ($when && (\$yioop_codec_result = $call) !== null) "
+            . "{ return \$yioop_codec_result; } "
             . "/* yioop-codec:method $name */";
     }
 
@@ -962,8 +960,8 @@ final class IntegrateTest extends TestCase
             . 'yioop-integrate', $out);
         foreach (self::SHARD as $name => [, $guard]) {
             $this->assertMatchesRegularExpression("~^$name +native when the "
-                . "extension is loaded" . ($guard === '' ? ''
-                : ' and ' . preg_quote($guard, '~')) . "\r?$~m", $out);
+                . "extension is loaded and " . preg_quote(self::EXACT_CLASS
+                . ($guard === '' ? '' : " && $guard"), '~') . "\r?$~m", $out);
         }
 
         [$status, $out] = $this->shardTool($root, ['--revert']);
@@ -993,32 +991,36 @@ final class IntegrateTest extends TestCase
             'true', $switched, $count));
         $this->assertSame(count(self::SHARD), $count);
 
+        // Each stand-in declines (null) when given "decline".
         $stubs = '';
         foreach (array_keys(self::SHARD) as $name) {
             $stubs .= $name === 'getPostingAtOffset'
                 ? "function $name(\$shard, \$current, &\$start, &\$end) {\n"
+                    . "    if (\\is_string(\$current)) { return null; }\n"
                     . "    \$start = 100; \$end = 200;\n"
                     . "    return \\json_encode(['native', \$current]); }\n"
-                : ($name === 'addDocumentWords'
-                ? "function $name(\$shard, \$keys, ...\$args) {\n"
-                    . "    return \$keys === 'decline' ? null : \\json_encode("
-                    . "['native', \$keys, ...\$args]); }\n"
                 : (in_array($name, self::VOID, true)
                 ? "function $name(\$shard, ...\$args) {\n"
                     . "    \$GLOBALS['native'][] = ['$name', ...\$args];\n"
                     . "    return \$args[0] === 'decline' ? null : true; }\n"
                 : "function $name(\$shard, ...\$args) {\n"
-                    . "    return \\json_encode(['native', \\get_class("
-                    . "\$shard), ...\$args]); }\n"));
+                    . "    return \\in_array('decline', \$args, true) ? null : \\json_encode("
+                    . "['native', \\get_class(\$shard), ...\$args]); }\n");
         }
         $script = "<?php\nnamespace yioop_codec\\shard {\n$stubs}\n"
-            . 'namespace {
-            require $argv[1];
-            $s = new seekquarry\yioop\library\IndexShard();
+            . 'namespace seekquarry\yioop\library {
+            require $GLOBALS["argv"][1];
+            final class SubShard extends IndexShard
+            {
+            }
+        }
+        namespace {
             $r = [];
+            foreach (["IndexShard", "SubShard"] as $c) {
+            $s = new ("seekquarry\\\\yioop\\\\library\\\\" . $c)();
             foreach ([false, true] as $disk) {
                 $s->read_only_from_disk = $disk;
-                $d = $disk ? "disk" : "memory";
+                $d = ($disk ? "disk" : "memory") . ($c === "SubShard" ? " subclass" : "");
                 $r["$d block"] = $s->readBlockShardAtOffset(8);
                 $r["$d substring"] = $s->getShardSubstring(1, 2, false);
                 $r["$d word"] = $s->getShardWord(4);
@@ -1039,15 +1041,25 @@ final class IntegrateTest extends TestCase
                 $r["$d ascending"] = $s->postingsSliceAscending(1, $n, 3, 4);
                 $r["$d descending"] = $s->postingsSliceDescending(1, $n, 3, 4);
                 $r["$d float offset"] = $s->postingsSliceAscending(1, $n, 3.5, 4);
-                $r["$d string len"] = $s->postingsSliceDescending(1, $n, 3, "4");
                 $r["$d add"] = $s->addDocumentWords("k", 2, ["w" => [1]]);
-                $r["$d add declined"] = $s->addDocumentWords("decline", 2, []);
                 foreach (["mergeWordPostingsToString" => [],
                     "prepareWordsAndPrefixes" => [true], "packWords" => ["fh"],
                     "outputPostingLists" => ["decline"]] as $m => $a) {
                     $GLOBALS["native"] = [];
                     $r["$d $m"] = [$s->$m(...$a), $GLOBALS["native"]];
                 }
+                // Declined: the method carries on in its own PHP.
+                $a = $b = 0;
+                $n = "decline";
+                $r["$d declined"] = [$s->readBlockShardAtOffset("decline"),
+                    $s->getShardSubstring(1, "decline"), $s->getShardWord("decline"),
+                    $s->getWordDocsWord("decline"), $s->getWordDocsSubstring("decline"),
+                    $s->getDocInfoSubstring("decline"), $s->getDocIndexOfPostingAtOffset("decline"),
+                    [$s->getPostingAtOffset("9", $a, $b), $a, $b],
+                    $s->nextPostingOffsetDocOffset(1, 2, "decline"), $s->getWordInfo("decline", true),
+                    $s->postingsSliceAscending(1, $n, 3, 4), $s->postingsSliceDescending(1, $n, 3, 4),
+                    $s->addDocumentWords("decline", 2, [])];
+            }
             }
             echo json_encode($r);
         }';
@@ -1086,12 +1098,12 @@ final class IntegrateTest extends TestCase
                     : 'php:postingsSliceAscending',
                 "$d descending" => $on_disk ? $native($class, 1, 8, 3, 4)
                     : 'php:postingsSliceDescending',
-                // Only ints go native: PHP keeps its own arithmetic on others.
-                "$d float offset" => 'php:postingsSliceAscending',
-                "$d string len" => 'php:postingsSliceDescending',
-                "$d add" => json_encode(['native', 'k', 2, ['w' => [1]], [],
-                    false, false, [], []]),
-                "$d add declined" => 'php:addDocumentWords',
+                // Any argument reaches the native function, which declines
+                // what it leaves to Yioop's PHP.
+                "$d float offset" => $on_disk ? $native($class, 1, 8, 3.5, 4)
+                    : 'php:postingsSliceAscending',
+                "$d add" => $native($class, 'k', 2, ['w' => [1]], [],
+                    false, false, [], []),
                 // Done natively, the method returns nothing.
                 "$d mergeWordPostingsToString" => [null,
                     [['mergeWordPostingsToString', false]]],
@@ -1100,6 +1112,33 @@ final class IntegrateTest extends TestCase
                 "$d packWords" => [null, [['packWords', 'fh', false]]],
                 "$d outputPostingLists" => ['php:outputPostingLists',
                     [['outputPostingLists', 'decline', false]]],
+                "$d declined" => self::declined(),
+            ];
+        }
+        foreach (['memory', 'disk'] as $d) {
+            // A subclass's objects stay on Yioop's PHP, every method.
+            $expected += [
+                "$d subclass block" => 'php:readBlockShardAtOffset',
+                "$d subclass substring" => 'php:getShardSubstring',
+                "$d subclass word" => 'php:getShardWord',
+                "$d subclass docs word" => 'php:getWordDocsWord',
+                "$d subclass docs substring" => 'php:getWordDocsSubstring',
+                "$d subclass info substring" => 'php:getDocInfoSubstring',
+                "$d subclass doc index" => 'php:getDocIndexOfPostingAtOffset',
+                "$d subclass posting" => ['php:getPostingAtOffset', 8, 10],
+                "$d subclass next" => 'php:nextPostingOffsetDocOffset',
+                "$d subclass info" => 'php:getWordInfo',
+                "$d subclass info docs" => 'php:getWordInfo',
+                "$d subclass info hashed" => 'php:getWordInfo',
+                "$d subclass ascending" => 'php:postingsSliceAscending',
+                "$d subclass descending" => 'php:postingsSliceDescending',
+                "$d subclass float offset" => 'php:postingsSliceAscending',
+                "$d subclass add" => 'php:addDocumentWords',
+                "$d subclass mergeWordPostingsToString" => ['php:mergeWordPostingsToString', []],
+                "$d subclass prepareWordsAndPrefixes" => ['php:prepareWordsAndPrefixes', []],
+                "$d subclass packWords" => ['php:packWords', []],
+                "$d subclass outputPostingLists" => ['php:outputPostingLists', []],
+                "$d subclass declined" => self::declined(),
             ];
         }
         [$status, $out, $err] = self::php(['-n', $file, $forced]);
@@ -1113,6 +1152,18 @@ final class IntegrateTest extends TestCase
         $this->assertStringNotContainsString('native', $out);
         $this->assertSame('php:getShardWord',
             json_decode($out, true)['disk word']);
+    }
+
+    /** What the probe's declined calls give: each method's own PHP. */
+    private static function declined(): array
+    {
+        return ['php:readBlockShardAtOffset', 'php:getShardSubstring',
+            'php:getShardWord', 'php:getWordDocsWord', 'php:getWordDocsSubstring',
+            'php:getDocInfoSubstring', 'php:getDocIndexOfPostingAtOffset',
+            ['php:getPostingAtOffset', 8, 10],
+            'php:nextPostingOffsetDocOffset', 'php:getWordInfo',
+            'php:postingsSliceAscending', 'php:postingsSliceDescending',
+            'php:addDocumentWords'];
     }
 
     public function testChangedMethodStaysOnPhpReformattedOneIsSwitched():
@@ -1203,10 +1254,11 @@ final class IntegrateTest extends TestCase
         $path = self::shardPath($root);
         [$status, $out] = $this->shardTool($root);
         $this->assertSame(0, $status, $out);
-        $tampered = str_replace('&& $this->read_only_from_disk) { return '
-            . '\\yioop_codec\\shard\\getWordDocsWord', ') { return '
-            . '\\yioop_codec\\shard\\getWordDocsWord',
-            file_get_contents($path));
+        $tampered = str_replace('&& $this->read_only_from_disk && '
+            . '($yioop_codec_result = \\yioop_codec\\shard\\getWordDocsWord',
+            '&& ($yioop_codec_result = \\yioop_codec\\shard\\getWordDocsWord',
+            file_get_contents($path), $count);
+        $this->assertSame(1, $count);
         file_put_contents($path, $tampered);
         foreach ([[], ['--check']] as $options) {
             [$status, $out] = $this->shardTool($root, $options);

@@ -18,11 +18,9 @@ namespace YioopCodec\Integrate;
 final class Guards
 {
     public const FORMS = [
-        // The native function does the method's work whenever the
-        // conditions hold.
-        'returns' => 'if ({when}) { return {call}; }',
-        // The native function returns null, before changing anything, for
-        // input it leaves to Yioop's PHP (the method then carries on).
+        // The native function returns null, before changing anything
+        // Yioop's PHP would see, for input it leaves to Yioop's PHP (the
+        // method then carries on), and its result otherwise.
         'declines' => 'if ({when} && ($yioop_codec_result = {call}) !== null)'
             . ' { return $yioop_codec_result; }',
         // The same for a method that returns nothing: the native function

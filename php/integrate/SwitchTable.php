@@ -36,12 +36,6 @@ final class SwitchedMethod
 final class SwitchTable
 {
     private const DISK = '$this->read_only_from_disk';
-    /**
-     * The native slices take int offsets and lengths only; any other type
-     * keeps PHP's own arithmetic on it.
-     */
-    private const DISK_INT_SLICE = [self::DISK, '\\is_int($start_offset)',
-        '\\is_int($next_offset)', '\\is_int($last_offset)', '\\is_int($len)'];
 
     /**
      * Yioop class => [
@@ -62,32 +56,34 @@ final class SwitchTable
             'file' => 'src/library/IndexShard.php',
             'namespace' => 'seekquarry\\yioop\\library',
             'native' => 'yioop_codec\\shard',
-            'when' => [],
+            // A subclass may override what Yioop's methods call: its
+            // objects stay on Yioop's PHP.
+            'when' => ['static::class === self::class'],
             'methods' => [
-                'readBlockShardAtOffset' => ['5338f614b2e2fa98', 'returns'],
-                'getShardSubstring' => ['b518e71bd9ff1a9a', 'returns'],
-                'getShardWord' => ['88f792737892fad5', 'returns'],
-                'getWordDocsWord' => ['137ca9ac3c2a28c0', 'returns',
+                'readBlockShardAtOffset' => ['5338f614b2e2fa98', 'declines'],
+                'getShardSubstring' => ['b518e71bd9ff1a9a', 'declines'],
+                'getShardWord' => ['88f792737892fad5', 'declines'],
+                'getWordDocsWord' => ['137ca9ac3c2a28c0', 'declines',
                     self::DISK],
-                'getWordDocsSubstring' => ['f95dc39c0f3e7ec5', 'returns',
+                'getWordDocsSubstring' => ['f95dc39c0f3e7ec5', 'declines',
                     self::DISK],
-                'getDocInfoSubstring' => ['6a4d9466ee87eaa7', 'returns',
+                'getDocInfoSubstring' => ['6a4d9466ee87eaa7', 'declines',
                     self::DISK],
                 'getDocIndexOfPostingAtOffset' => ['d9933b3a011e94d7',
-                    'returns', self::DISK],
-                'getPostingAtOffset' => ['ee0743f3b4deef80', 'returns',
+                    'declines', self::DISK],
+                'getPostingAtOffset' => ['ee0743f3b4deef80', 'declines',
                     self::DISK],
                 'nextPostingOffsetDocOffset' => ['df3ce0b443421ecb',
-                    'returns', self::DISK],
+                    'declines', self::DISK],
                 // The native getWordInfo reads the header itself, as
                 // getShardHeader() would.
-                'getWordInfo' => ['e0cbd8fe1e7aa7ec', 'returns', self::DISK,
+                'getWordInfo' => ['e0cbd8fe1e7aa7ec', 'declines', self::DISK,
                     '$raw'],
                 'addDocumentWords' => ['ea656ec8cbaef6c2', 'declines'],
-                'postingsSliceAscending' => ['e2900ac5d38b15d2', 'returns',
-                    ...self::DISK_INT_SLICE],
-                'postingsSliceDescending' => ['3b864ed1a4b5e798', 'returns',
-                    ...self::DISK_INT_SLICE],
+                'postingsSliceAscending' => ['e2900ac5d38b15d2', 'declines',
+                    self::DISK],
+                'postingsSliceDescending' => ['3b864ed1a4b5e798', 'declines',
+                    self::DISK],
                 'mergeWordPostingsToString' => ['c6e204cf13489a4a',
                     'declines_void'],
                 'prepareWordsAndPrefixes' => ['0ea0a033c47ef861',
