@@ -89,7 +89,7 @@ class FidelityTest extends TestCase
             $may = in_array("may_decline", $step[4] ?? [], true);
             $this->compareCall("$name, step $i: $method", $yioop["steps"]["calls"][$i], $native["steps"]["calls"][$i],
                 $may, $php, $obj, $before[$obj]);
-            $before[$obj] = [$yioop["steps"]["calls"][$i]["blocks"], $yioop["steps"]["calls"][$i]["blocks_words"]];
+            $before[$obj] = self::cache($yioop["steps"]["calls"][$i]);
         }
         foreach ($yioop["steps"]["final"] as $obj => $final) {
             if (isset($php[$obj])) {
@@ -98,8 +98,8 @@ class FidelityTest extends TestCase
             $got = $native["steps"]["final"][$obj];
             $this->assertSame($final["state"], $got["state"], "$name: $obj's state at the end");
             $this->assertTrue($got["declined"], "$name: $obj hands over when a call declines");
-            $this->assertSame([$final["blocks"], $final["blocks_words"]], [$got["blocks"], $got["blocks_words"]],
-                "$name: $obj's block cache at the end is Yioop's");
+            $this->assertSame(self::cache($final), self::cache($got),
+                "$name: $obj's file handle and block cache at the end are Yioop's");
         }
     }
 
@@ -111,8 +111,8 @@ class FidelityTest extends TestCase
                 "$what: declined, where Yioop neither warned nor threw");
             if (!isset($php[$obj])) {
                 $empty = ["sha1" => sha1(serialize([]))];
-                $this->assertSame($before ?? [$empty, $empty], [$native["handed_over"]["blocks"], $native["handed_over"]["blocks_words"]],
-                    "$what: the object's block cache handed over is Yioop's before the call");
+                $this->assertSame($before ?? [null, $empty, $empty], self::cache($native["handed_over"]),
+                    "$what: the file handle and block cache handed over are Yioop's before the call");
                 $php[$obj] = true;
             }
             $this->assertSame([], $native["warnings"], "$what: a declined call raises nothing itself");
@@ -129,6 +129,12 @@ class FidelityTest extends TestCase
         $this->assertSame($native["threw"] ?? null, null, "$what: " . ($native["message"] ?? ""));
         $this->assertSame($yioop["warnings"], $native["warnings"], "$what: warnings");
         $this->assertSame($yioop["state"], $native["state"], "$what: the object's state");
+    }
+
+    /** What Yioop's PHP reads an object through: fh, blocks, blocks_words. */
+    private static function cache(array $outcome): array
+    {
+        return [$outcome["fh"], $outcome["blocks"], $outcome["blocks_words"]];
     }
 
     private static function loadedSo(): string

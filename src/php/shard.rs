@@ -107,16 +107,19 @@ macro_rules! shard_function {
 /// The result of a call: a decline hands the object's native state over to
 /// Yioop's PHP first (`Shard::hand_over`) and returns null.
 pub(super) fn finish(signature: &Signature, shard: *mut Zval, outcome: Outcome) -> Fallible<Zval> {
-    match outcome {
-        Ok(value) if !value.is_null() => Ok(value),
-        Ok(_) | Err(Stop::Decline) => {
-            if let Some(object) = unsafe { shard.as_mut() }.and_then(|s| s.dereference_mut().object_mut()) {
-                Shard(object).hand_over();
-            }
-            Ok(Zval::new())
+    let declined = matches!(&outcome, Ok(value) if value.is_null()) || matches!(outcome, Err(Stop::Decline));
+    if declined {
+        if let Some(object) = unsafe { shard.as_mut() }.and_then(|s| s.dereference_mut().object_mut()) {
+            Shard(object).hand_over();
         }
+    }
+    file::opened_in_call(std::ptr::null_mut()); // the call is over
+    match outcome {
+        _ if declined => Ok(Zval::new()),
+        Ok(value) => Ok(value),
         Err(Stop::Throw(e)) => Err(e),
         Err(Stop::NeverReturns(e)) => Err(value_error(format!("{}(): {e}", signature.name))),
+        Err(Stop::Decline) => unreachable!("declined above"),
     }
 }
 
@@ -138,11 +141,6 @@ impl<'a> Shard<'a> {
             )));
         }
         Ok(Shard(value.object_mut().expect("checked above")))
-    }
-
-    /// The object's handle, unique among live objects.
-    fn handle(&self) -> u32 {
-        self.0.handle
     }
 
     /// A property's value, references followed: what `$this->name` reads.

@@ -1,119 +1,164 @@
 //! An IndexShard object's file, as Yioop's `readBlockShardAtOffset` keeps
-//! it: opened on the object's first read with PHP's own `file_exists`,
-//! `fopen` and `filesize` (so PHP's stat cache, warnings and stream
-//! wrappers are Yioop's), the handle stored in `$this->fh` and its length
-//! in `$this->file_len`. Reads then go through that handle's descriptor,
-//! with the object's own block cache kept natively (`crate::shard::file`),
-//! found again by the handle's resource.
+//! it, without a PHP stream per object: IndexManager opens a new object for
+//! every dictionary look-up, and Yioop's `file_exists` + `fopen` +
+//! `filesize` cost about ten system calls each time. Natively an object's
+//! first read checks and opens the file (`crate::shard::OpenShard`: one
+//! `stat`, and a descriptor per inode shared by the objects that open it)
+//! and takes `$this->file_len` from PHP's own `filesize` (its stat cache
+//! included). The object's state (the inode it opened, its block cache) is
+//! kept natively, in a table keyed by the object that PHP empties of an
+//! object when the object is freed (a weak reference).
 //!
-//! An object whose `$this->blocks` or `$this->blocks_words` is not empty is
-//! Yioop's PHP's to read: it got there through a declined call or through
-//! code of its own. Before a call declines, the native cache of the object
-//! is written into those two properties, so that Yioop's PHP goes on from
-//! exactly the state its own reads would have left.
+//! `$this->fh` stays null while the object is read natively. Before a call
+//! declines, the object is handed over to Yioop's PHP as its own reads
+//! would have left it: `$this->fh` a stream on the inode it opened, its
+//! block cache in `$this->blocks` and `$this->blocks_words`. An object
+//! whose `$this->fh` is set, or whose PHP caches are not empty, is Yioop's
+//! PHP's to read.
 
 use super::super::convert::bytes_zval;
 use super::super::zval::{array_zval, long_of, long_zval};
 use super::{Shard, Stop};
 use crate::shard::{OpenShard, ShardFile};
-use ext_php_rs::ffi::{executor_globals, zend_hash_index_find, zend_resource, zend_ulong};
-use ext_php_rs::types::{ZendCallable, ZendHashTable, Zval};
+use ext_php_rs::ffi::{executor_globals, zend_hash_clean, zend_hash_index_find, zend_object, zend_resource, zend_string, zend_ulong, zval, HashTable};
+use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 use std::cell::RefCell;
-use std::collections::HashMap;
-use std::os::fd::BorrowedFd;
-use std::os::raw::{c_int, c_void};
+use std::ffi::OsStr;
+use std::os::fd::IntoRawFd;
+use std::os::raw::{c_char, c_int, c_void};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 use std::rc::Rc;
 
 extern "C" {
-    fn php_file_le_stream() -> c_int;
-    fn php_file_le_pstream() -> c_int;
-    fn _php_stream_cast(stream: *mut c_void, castas: c_int, ret: *mut *mut c_void, show_err: c_int) -> c_int;
+    fn _zend_hash_init(ht: *mut HashTable, size: u32, destructor: Option<unsafe extern "C" fn(*mut zval)>, persistent: bool);
+    fn zend_weakrefs_hash_add(ht: *mut HashTable, key: *mut zend_object, data: *mut zval) -> *mut zval;
+    fn zend_weakrefs_hash_del(ht: *mut HashTable, key: *mut zend_object) -> c_int;
+    fn php_stat(filename: *mut zend_string, kind: c_int, return_value: *mut zval);
+    fn _php_stream_fopen_from_fd(fd: c_int, mode: *const c_char, persistent_id: *const c_char, zero_position: bool) -> *mut c_void;
 }
 
-/// php-src's PHP_STREAM_AS_FD, and PHP_STREAM_CAST_INTERNAL: no warning
-/// about buffered data (the descriptor is only read with pread).
-const PHP_STREAM_AS_FD: c_int = 1;
-const PHP_STREAM_CAST_INTERNAL: c_int = 0x2000_0000;
-/// php-src's IS_RESOURCE type tag.
-const IS_RESOURCE: u8 = 9;
+/// php-src's FS_SIZE (what `filesize` asks `php_stat`), IS_PTR and
+/// IS_RESOURCE_EX (a refcounted resource).
+const FS_SIZE: c_int = 2;
+const IS_PTR: u32 = 13;
+const IS_RESOURCE_EX: u32 = 9 | (1 << 8);
+/// ZEND_MM_ALIGNMENT_LOG2: an object's key in a weak table is its address
+/// shifted by it.
+const ALIGNMENT_LOG2: u32 = 3;
 
-/// One object's native state, by the resource of its `$this->fh`.
-struct Entry {
-    stream: *mut c_void,
-    object: u32,
-    state: Rc<RefCell<OpenShard>>,
+type State = Rc<RefCell<OpenShard>>;
+
+/// The table of objects read natively: a PHP hash table (weak references
+/// need one), allocated once per process, whose values point at states.
+struct Registry(Box<HashTable>);
+
+unsafe extern "C" fn drop_state(value: *mut zval) {
+    drop(Box::from_raw((*value).value.ptr.cast::<State>()));
 }
 
-/// Entries by resource handle. Handles are never reused within a request,
-/// and the table starts empty with each request; entries of objects gone
-/// (their stream closed) are pruned as the table grows.
-struct Registry {
-    entries: HashMap<i64, Entry>,
-    prune_at: usize,
-}
+impl Registry {
+    fn new() -> Registry {
+        let mut table: Box<HashTable> = Box::new(unsafe { std::mem::zeroed() });
+        unsafe { _zend_hash_init(&mut *table, 8, Some(drop_state), true) };
+        Registry(table)
+    }
 
-const FIRST_PRUNE: usize = 64;
+    fn key(object: *mut zend_object) -> zend_ulong {
+        (object as usize >> ALIGNMENT_LOG2) as zend_ulong
+    }
+
+    fn get(&self, object: *mut zend_object) -> Option<State> {
+        let found = unsafe { zend_hash_index_find(&*self.0, Registry::key(object)) };
+        unsafe { found.as_ref() }.map(|value| unsafe { &*value.value.ptr.cast::<State>() }.clone())
+    }
+
+    fn add(&mut self, object: *mut zend_object, state: State) {
+        let mut value = Zval::new();
+        value.value.ptr = Box::into_raw(Box::new(state)).cast();
+        value.u1.type_info = IS_PTR;
+        let added = unsafe { zend_weakrefs_hash_add(&mut *self.0, object, std::ptr::from_mut(&mut value).cast()) };
+        if added.is_null() {
+            unsafe { drop_state(std::ptr::from_mut(&mut value).cast()) };
+        }
+    }
+
+    fn remove(&mut self, object: *mut zend_object) -> Option<State> {
+        let state = self.get(object)?;
+        unsafe { zend_weakrefs_hash_del(&mut *self.0, object) };
+        Some(state)
+    }
+}
 
 thread_local! {
-    static REGISTRY: RefCell<Registry> = RefCell::new(Registry { entries: HashMap::new(), prune_at: FIRST_PRUNE });
+    static REGISTRY: RefCell<Registry> = RefCell::new(Registry::new());
+    /// The object the current call opened, with its `file_len` before: a
+    /// call that then declines leaves the opening to Yioop's PHP.
+    static OPENED_IN_CALL: RefCell<Option<(usize, Zval)>> = const { RefCell::new(None) };
 }
 
-/// Forgets every object: called at each request's start, when PHP's
-/// resource table has started over.
+/// Forgets every object: called at each request's start. PHP's weak
+/// references are per request, and a fast shutdown frees objects without
+/// telling them.
 pub fn forget_objects() {
-    REGISTRY.with(|r| {
-        let mut registry = r.borrow_mut();
-        registry.entries.clear();
-        registry.prune_at = FIRST_PRUNE;
-    });
+    REGISTRY.with(|r| unsafe { zend_hash_clean(&mut *r.borrow_mut().0) });
+    crate::shard::file::close_unused_files();
 }
 
-/// Whether the resource `handle` still is the stream `stream`.
-fn alive(handle: i64, stream: *mut c_void) -> bool {
-    let list = unsafe { std::ptr::addr_of!(executor_globals.regular_list) };
-    let found = unsafe { zend_hash_index_find(list, handle as zend_ulong) };
-    !found.is_null() && unsafe { (*found).u1.v.type_ == IS_RESOURCE && (*(*found).value.res).ptr == stream }
+/// The `file_len` an object had before the current call opened its file,
+/// if it did; forgets it either way (a call's end).
+pub(super) fn opened_in_call(object: *mut zend_object) -> Option<Zval> {
+    let opened = OPENED_IN_CALL.with(|o| o.borrow_mut().take())?;
+    (opened.0 == object as usize).then_some(opened.1)
 }
 
-/// An object's open file for one call: the descriptor, `$this->file_len`
-/// and the object's state.
+/// An object's open file for one call: `$this->file_len` and its state.
 pub(super) struct ObjectFile {
-    fd: c_int,
     len: i64,
-    state: Rc<RefCell<OpenShard>>,
+    state: State,
 }
 
 impl ObjectFile {
-    /// The view the core reads through. The descriptor stays valid for the
-    /// call: the object holds its stream.
+    /// The view the core reads through.
     pub(super) fn view(&self) -> ShardFile<'_> {
-        ShardFile::new(unsafe { BorrowedFd::borrow_raw(self.fd) }, self.len, &self.state)
+        ShardFile::new(self.len, &self.state)
     }
 }
 
-/// A stream resource's stream and descriptor; None for anything else
-/// (closed, another resource type, a wrapper without a descriptor).
-fn stream_fd(value: &Zval) -> Option<(*mut zend_resource, *mut c_void, c_int)> {
-    if unsafe { value.u1.v.type_ } != IS_RESOURCE {
-        return None;
-    }
-    let resource = unsafe { value.value.res };
-    let kind = unsafe { (*resource).type_ };
-    if kind != unsafe { php_file_le_stream() } && kind != unsafe { php_file_le_pstream() } {
-        return None;
-    }
-    let stream = unsafe { (*resource).ptr };
-    let mut fd: c_int = -1;
-    let cast = unsafe { _php_stream_cast(stream, PHP_STREAM_AS_FD | PHP_STREAM_CAST_INTERNAL, std::ptr::from_mut(&mut fd).cast(), 0) };
-    (cast == 0 && fd >= 0).then_some((resource, stream, fd))
+/// Whether `open_basedir` limits the files PHP may open.
+fn open_basedir_set() -> bool {
+    let dirs = unsafe { ext_php_rs::ffi::core_globals.open_basedir };
+    !dirs.is_null() && unsafe { *dirs } != 0
 }
 
-/// Calls one of PHP's own functions; Decline if it throws.
-fn php_call(name: &str, args: Vec<&dyn ext_php_rs::convert::IntoZvalDyn>) -> Result<Zval, Stop> {
-    ZendCallable::try_from_name(name).and_then(|f| f.try_call(args)).map_err(|_| Stop::Decline)
+/// A PHP stream (as `fopen` would return it) on a new descriptor of the
+/// inode `state` opened; None if PHP makes none.
+fn stream_on(state: &OpenShard) -> Option<Zval> {
+    let fd = state.reopen().ok()?.into_raw_fd();
+    let stream = unsafe { _php_stream_fopen_from_fd(fd, c"rb".as_ptr(), std::ptr::null(), false) };
+    if stream.is_null() {
+        drop(unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(fd) });
+        return None;
+    }
+    // The stream's resource is the newest entry of PHP's resource list.
+    let list = unsafe { std::ptr::addr_of_mut!(executor_globals.regular_list) };
+    let newest = unsafe { (*list).nNextFreeElement } - 1;
+    let found = unsafe { zend_hash_index_find(list, newest as zend_ulong).as_ref() }?;
+    let resource: *mut zend_resource = unsafe { found.value.res };
+    if unsafe { (*resource).ptr } != stream {
+        return None;
+    }
+    let mut fh = Zval::new();
+    fh.value.res = resource;
+    fh.u1.type_info = IS_RESOURCE_EX; // takes over the list's first reference, as php_stream_to_zval does
+    Some(fh)
 }
 
 impl Shard<'_> {
+    fn object_ptr(&mut self) -> *mut zend_object {
+        std::ptr::from_mut(self.0).cast()
+    }
+
     /// Whether the object's own PHP caches are empty arrays, as IndexShard's
     /// constructor leaves them: only then is it read natively.
     fn php_caches_empty(&self) -> bool {
@@ -121,81 +166,70 @@ impl Shard<'_> {
     }
 
     /// The object's file as `readBlockShardAtOffset` reaches it: opened now
-    /// if `$this->fh` is null (Ok(None) where Yioop's read gives false).
-    /// Declines for an object Yioop's PHP reads itself, a `$this->fh` that
-    /// is no stream with a descriptor, and a `file_len` that is no int.
+    /// on its first read (Ok(None) where Yioop's read gives false).
+    /// Declines for an object Yioop's PHP reads itself and a `file_len`
+    /// that is no int.
     pub(super) fn open_file(&mut self) -> Result<Option<ObjectFile>, Stop> {
-        if !self.php_caches_empty() {
+        if !self.property("fh").is_some_and(Zval::is_null) || !self.php_caches_empty() {
             return Err(Stop::Decline);
         }
-        let fh = self.property("fh").map_or_else(Zval::new, Zval::shallow_clone);
-        let fh = if fh.is_null() {
-            match self.first_open()? {
-                Some(fh) => fh,
+        let object = self.object_ptr();
+        let state = match REGISTRY.with(|r| r.borrow().get(object)) {
+            Some(state) => state,
+            None => match self.first_open()? {
+                Some(state) => state,
                 None => return Ok(None),
-            }
-        } else {
-            fh
+            },
         };
-        let (resource, stream, fd) = stream_fd(&fh).ok_or(Stop::Decline)?;
         let len = self.property("file_len").and_then(long_of).ok_or(Stop::Decline)?;
-        let handle = unsafe { (*resource).handle };
-        let object = self.handle();
-        let state = REGISTRY.with(|r| -> Result<_, Stop> {
-            let mut registry = r.borrow_mut();
-            if let Some(entry) = registry.entries.get(&handle) {
-                // Two objects on one handle each have their own cache in
-                // Yioop; only the first is read natively.
-                return if entry.stream == stream && entry.object == object { Ok(entry.state.clone()) } else { Err(Stop::Decline) };
-            }
-            let open = OpenShard::open(unsafe { BorrowedFd::borrow_raw(fd) }).ok_or(Stop::Decline)?;
-            let state = Rc::new(RefCell::new(open));
-            if registry.entries.len() >= registry.prune_at {
-                registry.entries.retain(|&h, e| alive(h, e.stream));
-                registry.prune_at = (2 * registry.entries.len()).max(FIRST_PRUNE);
-            }
-            registry.entries.insert(handle, Entry { stream, object, state: state.clone() });
-            Ok(state)
-        })?;
-        Ok(Some(ObjectFile { fd, len, state }))
+        Ok(Some(ObjectFile { len, state }))
     }
 
     /// `if ($this->fh === null)` in `readBlockShardAtOffset`: the file
-    /// checked, opened and measured with PHP's own functions, `$this->fh`
-    /// and `$this->file_len` set as Yioop sets them. None where Yioop
-    /// returns false.
-    fn first_open(&mut self) -> Result<Option<Zval>, Stop> {
+    /// checked and opened, `$this->file_len` set from PHP's `filesize`.
+    /// None where Yioop returns false. Paths PHP would hand to a stream
+    /// wrapper, or check against `open_basedir`, and files that cannot be
+    /// opened (PHP's `fopen` warns) are left to Yioop's PHP.
+    fn first_open(&mut self) -> Result<Option<State>, Stop> {
         let filename = self.property("filename").filter(|f| f.is_string()).ok_or(Stop::Decline)?.shallow_clone();
-        if !php_call("file_exists", vec![&filename])?.coerce_to_bool() {
-            return Ok(None);
+        let name = filename.zend_str().ok_or(Stop::Decline)?;
+        if name.as_bytes().windows(3).any(|w| w == b"://") || name.as_bytes().contains(&0) || open_basedir_set() {
+            return Err(Stop::Decline);
         }
-        let fh = php_call("fopen", vec![&filename, &"rb"])?;
-        self.set_property("fh", fh.shallow_clone());
-        if fh.bool() == Some(false) {
-            return Ok(None);
-        }
-        let size = php_call("filesize", vec![&filename])?;
+        let path = Path::new(OsStr::from_bytes(name.as_bytes()));
+        let Some(open) = OpenShard::open(path).map_err(|_| Stop::Decline)? else { return Ok(None) };
+        let mut size = Zval::new();
+        let name_ptr = std::ptr::from_ref::<ZendStr>(name).cast_mut().cast::<zend_string>();
+        unsafe { php_stat(name_ptr, FS_SIZE, std::ptr::from_mut(&mut size).cast()) };
+        let object = self.object_ptr();
+        let before = self.property("file_len").map_or_else(Zval::new, Zval::shallow_clone);
+        OPENED_IN_CALL.with(|o| *o.borrow_mut() = Some((object as usize, before)));
         self.set_property("file_len", size);
-        Ok(Some(fh))
+        let state = Rc::new(RefCell::new(open));
+        REGISTRY.with(|r| r.borrow_mut().add(object, state.clone()));
+        Ok(Some(state))
     }
 
-    /// Before a call declines: the object's native block cache written into
-    /// `$this->blocks` and `$this->blocks_words` (where they are still
-    /// empty), and the native state dropped, so that Yioop's PHP takes the
-    /// object over where its own reads would have left it.
+    /// Before a call declines: the object handed over to Yioop's PHP as its
+    /// own reads would have left it. `$this->fh` becomes a stream on the
+    /// inode the object opened (a new descriptor of it, however the path
+    /// changed), and the native block cache is written into `$this->blocks`
+    /// and `$this->blocks_words`, where they are still empty.
     pub(super) fn hand_over(&mut self) {
-        let Some(fh) = self.property("fh") else { return };
-        let Some((resource, stream, _)) = stream_fd(fh) else { return };
-        let handle = unsafe { (*resource).handle };
-        let object = self.handle();
-        let entry = REGISTRY.with(|r| {
-            let mut registry = r.borrow_mut();
-            let ours = registry.entries.get(&handle).is_some_and(|e| e.stream == stream && e.object == object);
-            if ours { registry.entries.remove(&handle) } else { None }
-        });
-        let Some(entry) = entry else { return };
-        let state = entry.state.borrow();
-        if state.cached_blocks().is_empty() || !self.php_caches_empty() {
+        let object = self.object_ptr();
+        let Some(state) = REGISTRY.with(|r| r.borrow_mut().remove(object)) else { return };
+        if let Some(file_len) = opened_in_call(object) {
+            self.set_property("file_len", file_len); // as if never opened
+            return;
+        }
+        if !self.property("fh").is_some_and(Zval::is_null) || !self.php_caches_empty() {
+            return;
+        }
+        let state = state.borrow();
+        if let Some(fh) = stream_on(&state) {
+            self.set_property("fh", fh);
+        }
+        if state.cached_blocks().is_empty() {
             return;
         }
         let (mut blocks, mut words) = (ZendHashTable::new(), ZendHashTable::new());

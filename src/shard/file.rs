@@ -1,7 +1,9 @@
-//! A shard file as one IndexShard object reads it: through the object's own
-//! open file (Yioop's `$this->fh`), with the object's own block cache (its
-//! `$this->blocks`), and with blocks shared between objects while the file
-//! is unchanged.
+//! A shard file as one IndexShard object reads it: through the file the
+//! object opened (the inode Yioop's `$this->fh` would hold, however the path
+//! changes after), with the object's own block cache (its `$this->blocks`),
+//! and with blocks shared between objects while the file is unchanged.
+//! Objects that open the same inode share one descriptor: reads through any
+//! descriptor of an inode give the same bytes.
 //!
 //! Yioop opens a new IndexShard per dictionary look-up at generation 0, and
 //! each used to start cold; here every object that opened the same version
@@ -24,9 +26,8 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fs::File;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::mem::ManuallyDrop;
-use std::os::fd::{BorrowedFd, FromRawFd};
 use std::os::unix::fs::{FileExt, MetadataExt};
+use std::path::Path;
 use std::rc::Rc;
 
 /// What `IndexShard::getShardWord` returns without a warning: the word, or
@@ -58,25 +59,24 @@ pub struct Version {
 }
 
 impl Version {
-    fn of(fd: BorrowedFd) -> Option<Version> {
-        let metadata = with_file(fd, |f| f.metadata()).ok()?;
+    fn of(file: &File) -> Option<Version> {
+        file.metadata().ok().map(|m| Version::from_metadata(&m))
+    }
+
+    fn from_metadata(metadata: &std::fs::Metadata) -> Version {
         let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
-        Some(Version {
+        Version {
             dev: metadata.dev(),
             ino: metadata.ino(),
             size: metadata.size(),
             mtime_ns: ns(metadata.mtime(), metadata.mtime_nsec()),
             ctime_ns: ns(metadata.ctime(), metadata.ctime_nsec()),
-        })
+        }
     }
-}
 
-/// `fd` as a `File` for one operation, never closed here: the descriptor
-/// belongs to the PHP stream it came from.
-fn with_file<R>(fd: BorrowedFd, op: impl FnOnce(&File) -> R) -> R {
-    use std::os::fd::AsRawFd;
-    let file = ManuallyDrop::new(unsafe { File::from_raw_fd(fd.as_raw_fd()) });
-    op(&file)
+    fn inode(&self) -> (u64, u64) {
+        (self.dev, self.ino)
+    }
 }
 
 /// A block's bytes, shared between the caches that hold it.
@@ -96,6 +96,8 @@ struct SharedBlocks {
 }
 
 thread_local! {
+    /// One open descriptor per inode objects opened, while any uses it.
+    static OPEN_FILES: RefCell<HashMap<(u64, u64), Rc<File>>> = RefCell::new(HashMap::new());
     static VERSIONS: RefCell<HashMap<Version, Rc<SharedBlocks>>> = RefCell::new(HashMap::new());
     static CACHED_BYTES: Cell<usize> = const { Cell::new(0) };
     /// Bumped whenever the shared cache starts over; each version compares
@@ -143,20 +145,20 @@ impl SharedBlocks {
     }
 }
 
-/// Block offsets are multiples of 4 KiB: their block number hashes well
-/// as it is.
+/// Block offsets are multiples of 4 KiB: their block numbers, spread by a
+/// multiplication, hash well enough.
 #[derive(Default)]
 struct OffsetHasher(u64);
 
 impl Hasher for OffsetHasher {
     fn finish(&self) -> u64 {
-        self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        (self.0 ^ (self.0 >> BLOCK_POWER)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
     fn write(&mut self, _: &[u8]) {
         unreachable!("only i64 keys")
     }
     fn write_i64(&mut self, offset: i64) {
-        self.0 = (offset >> BLOCK_POWER) as u64 ^ (offset as u64).rotate_left(52);
+        self.0 = offset as u64;
     }
 }
 
@@ -214,20 +216,45 @@ impl ObjectBlocks {
     }
 }
 
-/// A shard object's own state: the version of the file it opened, and its
-/// blocks. The caller keeps one per object (per open file handle).
+/// A shard object's own state: the file it opened, the version it opened,
+/// and its blocks. The caller keeps one per object.
 pub struct OpenShard {
+    file: Rc<File>,
     version: Version,
     shared: Rc<SharedBlocks>,
     blocks: ObjectBlocks,
+    /// Just opened: the version is what `stat` said a moment ago, so the
+    /// call that opened it need not ask `fstat` again.
+    fresh: Cell<bool>,
 }
 
 impl OpenShard {
-    /// The state of an object that has just opened `fd`; None if `fstat`
-    /// fails on it.
-    pub fn open(fd: BorrowedFd) -> Option<OpenShard> {
-        let version = Version::of(fd)?;
-        Some(OpenShard { version, shared: shared_blocks(version), blocks: ObjectBlocks::default() })
+    /// `$this->fh = fopen($this->filename, "rb")` after `file_exists`:
+    /// Ok(None) where there is no such file (Yioop's read gives false), an
+    /// error where it cannot be opened (PHP's fopen warns).
+    pub fn open(path: &Path) -> std::io::Result<Option<OpenShard>> {
+        let metadata = match std::fs::metadata(path) {
+            Ok(metadata) => metadata,
+            Err(_) => return Ok(None),
+        };
+        let mut version = Version::from_metadata(&metadata);
+        let file = match OPEN_FILES.with(|o| o.borrow().get(&version.inode()).cloned()) {
+            Some(file) => file,
+            None => {
+                let file = File::open(path)?;
+                // The path may name another inode by now: the one opened counts.
+                version = Version::from_metadata(&file.metadata()?);
+                let file = Rc::new(file);
+                keep_open(version.inode(), &file);
+                file
+            }
+        };
+        Ok(Some(OpenShard { file, version, shared: shared_blocks(version), blocks: ObjectBlocks::default(), fresh: Cell::new(true) }))
+    }
+
+    /// A new descriptor on the inode the object opened.
+    pub fn reopen(&self) -> std::io::Result<File> {
+        self.file.try_clone()
     }
 
     /// The blocks this object cached, in the order it read them: what
@@ -238,11 +265,28 @@ impl OpenShard {
     }
 }
 
+/// Keeps `file` open for the objects that open `inode` after; descriptors
+/// no object uses any more of files since deleted are closed (their disk
+/// space would stay taken).
+fn keep_open(inode: (u64, u64), file: &Rc<File>) {
+    OPEN_FILES.with(|o| {
+        let mut open = o.borrow_mut();
+        open.retain(|_, f| Rc::strong_count(f) > 1 || f.metadata().is_ok_and(|m| m.nlink() > 0));
+        open.insert(inode, file.clone());
+    });
+}
+
+/// Closes the descriptors no object uses: at each request's start, when the
+/// objects of the last one are gone.
+pub fn close_unused_files() {
+    OPEN_FILES.with(|o| o.borrow_mut().retain(|_, f| Rc::strong_count(f) > 1));
+}
+
 /// One call's view of an object's file: its descriptor, its `file_len`, its
 /// state, and whether the file is still the version it opened (asked of
 /// `fstat` at most once a call).
 pub struct ShardFile<'a> {
-    fd: BorrowedFd<'a>,
+    file: Rc<File>,
     len: i64,
     open: &'a RefCell<OpenShard>,
     unchanged: Cell<Option<bool>>,
@@ -250,8 +294,12 @@ pub struct ShardFile<'a> {
 
 impl<'a> ShardFile<'a> {
     /// `len` is the object's `$this->file_len`.
-    pub fn new(fd: BorrowedFd<'a>, len: i64, open: &'a RefCell<OpenShard>) -> ShardFile<'a> {
-        ShardFile { fd, len, open, unchanged: Cell::new(None) }
+    pub fn new(len: i64, open: &'a RefCell<OpenShard>) -> ShardFile<'a> {
+        let (file, fresh) = {
+            let open = open.borrow();
+            (open.file.clone(), open.fresh.replace(false))
+        };
+        ShardFile { file, len, open, unchanged: Cell::new(fresh.then_some(true)) }
     }
 
     /// Yioop's `$this->file_len`.
@@ -270,7 +318,7 @@ impl<'a> ShardFile<'a> {
         let unchanged = match self.unchanged.get() {
             Some(known) => known,
             None => {
-                let now = Version::of(self.fd) == Some(open.version);
+                let now = Version::of(&self.file) == Some(open.version);
                 self.unchanged.set(Some(now));
                 now
             }
@@ -294,14 +342,12 @@ impl<'a> ShardFile<'a> {
     fn pread(&self, bytes: i64) -> Block {
         let mut block = vec![0u8; BLOCK_SIZE as usize];
         let mut done = 0;
-        with_file(self.fd, |file| {
-            while done < block.len() {
-                match file.read_at(&mut block[done..], bytes as u64 + done as u64) {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => done += n,
-                }
+        while done < block.len() {
+            match self.file.read_at(&mut block[done..], bytes as u64 + done as u64) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => done += n,
             }
-        });
+        }
         block.truncate(done);
         block.into()
     }
@@ -411,7 +457,6 @@ fn substr(s: &[u8], start: usize, len: i64) -> &[u8] {
 mod tests {
     use super::*;
     use std::io::Write;
-    use std::os::fd::AsFd;
     use std::path::PathBuf;
 
     struct TempFile(PathBuf);
@@ -433,23 +478,22 @@ mod tests {
         }
     }
 
-    /// An object that opened `path`: its handle, file_len and state.
+    /// An object that opened `path`: its file_len and state.
     struct Object {
-        handle: File,
+        handle: Rc<File>,
         len: i64,
         open: RefCell<OpenShard>,
     }
 
     impl Object {
         fn open(path: &TempFile) -> Object {
-            let handle = File::open(&path.0).unwrap();
-            let len = handle.metadata().unwrap().len() as i64;
-            let open = RefCell::new(OpenShard::open(handle.as_fd()).unwrap());
-            Object { handle, len, open }
+            let open = OpenShard::open(&path.0).unwrap().unwrap();
+            let len = open.file.metadata().unwrap().len() as i64;
+            Object { handle: open.file.clone(), len, open: RefCell::new(open) }
         }
 
         fn file(&self) -> ShardFile<'_> {
-            ShardFile::new(self.handle.as_fd(), self.len, &self.open)
+            ShardFile::new(self.len, &self.open)
         }
     }
 
@@ -524,6 +568,14 @@ mod tests {
         let newer = Object::open(&path);
         assert_eq!(newer.file().word(4).unwrap(), Word::Int(!1u32));
         assert_eq!(object.file().word(4).unwrap(), Word::Int(1), "the old inode, as Yioop's handle reads it");
+    }
+
+    #[test]
+    fn objects_on_one_inode_share_its_descriptor_and_a_missing_file_is_none() {
+        let path = TempFile::with(&counting(16));
+        let (a, b) = (Object::open(&path), Object::open(&path));
+        assert!(Rc::ptr_eq(&a.handle, &b.handle));
+        assert!(OpenShard::open(Path::new("/nonexistent/shard")).unwrap().is_none());
     }
 
     #[test]

@@ -12,7 +12,9 @@
  * Each call step gives its result, the by-reference arguments after it, the
  * warnings and exception it raised (Yioop's loops that run past 2 s are
  * "hangs"), and the object's state: the properties the methods read and
- * write, with its block cache (blocks, blocks_words) apart. Natively, a
+ * write, with what Yioop's PHP reads the file through (fh, blocks,
+ * blocks_words) apart: natively fh stays null until a call hands the object
+ * over. Natively, a
  * call that returned null was declined (left to Yioop's PHP): the object's
  * block cache as the call handed it over is given, and the object's later
  * calls are skipped (Yioop's PHP would run them). At the end every object
@@ -28,7 +30,7 @@ require_once __DIR__ . "/scenarios.php";
 const READ_CONSTANTS = ["PRECISION", "AVG_LINKS_PER_PAGE", "MAX_GENERATIONS", "AD_HOC_TITLE_LENGTH",
     "TITLE_WEIGHT", "DESCRIPTION_WEIGHT", "LINK_WEIGHT", "NUM_DOCS_PER_GENERATION"];
 /** The properties compared after each step (the block cache apart). */
-const STATE = ["fh", "file_len", "prefixes_len", "words_len", "word_docs_len", "docids_len", "generation",
+const STATE = ["file_len", "prefixes_len", "words_len", "word_docs_len", "docids_len", "generation",
     "num_docs_per_generation", "num_docs", "num_link_docs", "len_all_docs", "len_all_link_docs",
     "word_doc_offset", "doc_info_offset", "last_flattened_words_count", "words", "num_docs_word",
     "doc_infos", "word_docs", "word_postings", "word_docs_packed", "prefixes"];
@@ -117,10 +119,14 @@ function state(object $shard): array
     return $state;
 }
 
-/** The object's block cache, as Yioop keeps it in two properties. */
+/**
+ * What Yioop's PHP reads an object through: its file handle and its block
+ * cache (natively, what a declined call hands over).
+ */
 function blockCache(object $shard): array
 {
-    return ["blocks" => summary($shard->blocks ?? null), "blocks_words" => summary($shard->blocks_words ?? null)];
+    return ["fh" => summary($shard->fh ?? null), "blocks" => summary($shard->blocks ?? null),
+        "blocks_words" => summary($shard->blocks_words ?? null)];
 }
 
 function runSteps(string $mode, array $steps, string $work): array
