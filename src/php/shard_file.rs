@@ -34,6 +34,7 @@ extern "C" {
     fn _zend_hash_init(ht: *mut HashTable, size: u32, destructor: Option<unsafe extern "C" fn(*mut zval)>, persistent: bool);
     fn zend_weakrefs_hash_add(ht: *mut HashTable, key: *mut zend_object, data: *mut zval) -> *mut zval;
     fn zend_weakrefs_hash_del(ht: *mut HashTable, key: *mut zend_object) -> c_int;
+    fn zend_hash_destroy(ht: *mut HashTable);
     fn php_stat(filename: *mut zend_string, kind: c_int, return_value: *mut zval);
     fn _php_stream_fopen_from_fd(fd: c_int, mode: *const c_char, persistent_id: *const c_char, zero_position: bool) -> *mut c_void;
 }
@@ -87,6 +88,12 @@ impl Registry {
         let state = self.get(object)?;
         unsafe { zend_weakrefs_hash_del(&mut *self.0, object) };
         Some(state)
+    }
+}
+
+impl Drop for Registry {
+    fn drop(&mut self) {
+        unsafe { zend_hash_destroy(&mut *self.0) };
     }
 }
 
