@@ -218,10 +218,11 @@ impl Shard<'_> {
     }
 
     /// Before a call declines: the object handed over to Yioop's PHP as its
-    /// own reads would have left it. `$this->fh` becomes a stream on the
-    /// inode the object opened (a new descriptor of it, however the path
-    /// changed), and the native block cache is written into `$this->blocks`
-    /// and `$this->blocks_words`, where they are still empty.
+    /// own reads would have left it before the call. `$this->fh` becomes a
+    /// stream on the inode the object opened (a new descriptor of it,
+    /// however the path changed), and the native block cache, less what
+    /// this call added, is written into `$this->blocks` and
+    /// `$this->blocks_words`, where they are still empty.
     pub(super) fn hand_over(&mut self) {
         let object = self.object_ptr();
         let Some(state) = REGISTRY.with(|r| r.borrow_mut().remove(object)) else { return };
@@ -232,7 +233,8 @@ impl Shard<'_> {
         if !self.property("fh").is_some_and(Zval::is_null) || !self.php_caches_empty() {
             return;
         }
-        let state = state.borrow();
+        let mut state = state.borrow_mut();
+        state.roll_back_call();
         if let Some(fh) = stream_on(&state) {
             self.set_property("fh", fh);
         }

@@ -179,6 +179,10 @@ struct ObjectBlocks {
     order: Vec<ObjectBlock>,
     index: HashMap<i64, usize, BuildHasherDefault<OffsetHasher>>,
     unaligned: bool,
+    /// Times emptied, and how many blocks it held when the current call
+    /// began: what a declined call takes back.
+    resets: u64,
+    call_start: (u64, usize),
 }
 
 /// `IndexShard::SHARD_BLOCK_SIZE`, also the count past which Yioop empties
@@ -195,10 +199,23 @@ impl ObjectBlocks {
             self.order.clear();
             self.index.clear();
             self.unaligned = false;
+            self.resets += 1;
         }
         self.unaligned |= offset % BLOCK_SIZE != 0;
         self.index.insert(offset, self.order.len());
         self.order.push(ObjectBlock { offset, bytes });
+    }
+
+    /// Takes back the blocks the current call added, where it did not also
+    /// empty the cache (past 4,096 blocks in one call).
+    fn roll_back_call(&mut self) {
+        let (resets, len) = self.call_start;
+        if resets == self.resets {
+            for block in self.order.drain(len..) {
+                self.index.remove(&block.offset);
+            }
+            self.unaligned = self.order.iter().any(|b| b.offset % BLOCK_SIZE != 0);
+        }
     }
 
     /// `$this->blocks_words[$offset]`, if set.
@@ -263,6 +280,12 @@ impl OpenShard {
     pub fn cached_blocks(&self) -> &[ObjectBlock] {
         &self.blocks.order
     }
+
+    /// Forgets the blocks the current call cached: a call that leaves its
+    /// work to Yioop's PHP leaves the object as it found it.
+    pub fn roll_back_call(&mut self) {
+        self.blocks.roll_back_call();
+    }
 }
 
 /// Keeps `file` open for the objects that open `inode` after; descriptors
@@ -296,7 +319,8 @@ impl<'a> ShardFile<'a> {
     /// `len` is the object's `$this->file_len`.
     pub fn new(len: i64, open: &'a RefCell<OpenShard>) -> ShardFile<'a> {
         let (file, fresh) = {
-            let open = open.borrow();
+            let mut open = open.borrow_mut();
+            open.blocks.call_start = (open.blocks.resets, open.blocks.order.len());
             (open.file.clone(), open.fresh.replace(false))
         };
         ShardFile { file, len, open, unchanged: Cell::new(fresh.then_some(true)) }
@@ -601,6 +625,20 @@ mod tests {
         assert_eq!(f.word(10).unwrap(), Word::Int(u32::from_be_bytes([0, 2, 0, 0])));
         assert_eq!(f.word(8).unwrap(), Word::Int(2), "the aligned block, read now");
         assert!(matches!(f.word(4097), Err(ShardError::Warns(_))));
+    }
+
+    #[test]
+    fn a_call_taken_back_leaves_the_blocks_from_before_it() {
+        let path = TempFile::with(&counting(4096));
+        let object = Object::open(&path);
+        assert_eq!(object.file().word(0).unwrap(), Word::Int(0));
+        let f = object.file();
+        assert_eq!(f.word(8192).unwrap(), Word::Int(2048));
+        assert_eq!(f.read_block(6, true, |b| b.len()).unwrap(), Some(4096));
+        object.open.borrow_mut().roll_back_call();
+        let offsets: Vec<i64> = object.open.borrow().cached_blocks().iter().map(|b| b.offset).collect();
+        assert_eq!(offsets, vec![0]);
+        assert!(!object.open.borrow().blocks.unaligned);
     }
 
     #[test]
