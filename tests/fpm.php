@@ -15,6 +15,8 @@
 
 declare(strict_types=1);
 
+require __DIR__ . '/fpm/processes.php';
+
 const REQUEST_TIMEOUT_S = 120;
 const TOTAL_LIMIT_S = 900;
 const MAX_REQUESTS = 20;
@@ -47,23 +49,6 @@ function need(string $program): string
         exit(1);
     }
     return $path;
-}
-
-/** The user the workers run as: www-data when we are root, else ourselves. */
-function workerUser(): array
-{
-    if (posix_geteuid() !== 0) {
-        $me = posix_getpwuid(posix_geteuid());
-        return [$me['name'], posix_getgrgid($me['gid'])['name']];
-    }
-    foreach (['www-data', 'nobody'] as $name) {
-        $user = posix_getpwnam($name);
-        if ($user !== false) {
-            return [$name, posix_getgrgid($user['gid'])['name']];
-        }
-    }
-    fwrite(STDERR, "fpm test: no unprivileged user (www-data, nobody)\n");
-    exit(1);
 }
 
 function copyTree(string $from, string $to): void
@@ -238,20 +223,6 @@ function checkRss(string $dir): ?int
     return $last['rss_kb'];
 }
 
-function stopFpm($master, int $pid): void
-{
-    if (proc_get_status($master)['running']) {
-        posix_kill($pid, SIGTERM);
-        for ($i = 0; $i < 100 && proc_get_status($master)['running']; $i++) {
-            usleep(100_000);
-        }
-        if (proc_get_status($master)['running']) {
-            posix_kill($pid, SIGKILL);
-        }
-    }
-    proc_close($master);
-}
-
 function removeTree(string $path): void
 {
     if (is_dir($path) && !is_link($path)) {
@@ -277,7 +248,12 @@ if (!is_file($so)) {
     fwrite(STDERR, "fpm test: no $so (cargo build --release)\n");
     exit(1);
 }
-[$user, $group] = workerUser();
+$worker = unprivilegedUser();
+if ($worker === null) {
+    fwrite(STDERR, "fpm test: no unprivileged user (www-data, nobody)\n");
+    exit(1);
+}
+[$user, $group] = $worker;
 $isRoot = posix_geteuid() === 0;
 
 // What this machine has: the CLI with the ordinary environment.
@@ -302,7 +278,7 @@ foreach ([SIGTERM, SIGINT, SIGHUP] as $signal) {
 }
 register_shutdown_function(function () use (&$master, &$masterPid, $dir) {
     if ($master !== null) {
-        stopFpm($master, $masterPid);
+        stopProcess($master, $masterPid);
     }
     removeTree($dir);
 });
@@ -356,7 +332,7 @@ printf("  fpm log: %d workers recycled, %d died on a signal\n", $recycled, count
 printf("  RSS per worker after replaying: OpenCL off %.0f MB, live context %.0f MB (rss pool: %.0f MB)\n",
     $rssOf['off'] / 1024, $rssOf['on-fixed'] / 1024, ($liveRss ?? 0) / 1024);
 
-stopFpm($master, $masterPid);
+stopProcess($master, $masterPid);
 $master = null;
 if (str_contains(file_get_contents("$dir/fpm.log") . @file_get_contents("$dir/fpm.out"), 'exited on signal')) {
     fail('a worker died at shutdown');

@@ -3,8 +3,8 @@
  * Searches a Yioop installed the way Yioop's own installer does it, with and
  * without the extension, and requires identical results:
  *
- *   php tests/live/stock-install.php YIOOP_DIR [--queries=FILE] [--docs=4000]
- *       [--seed=1] [--so=PATH] [--profile=PATH] [--keep]
+ *   php tests/live/stock-install.php YIOOP_DIR [--web] [--queries=FILE]
+ *       [--docs=4000] [--seed=1] [--so=PATH] [--profile=PATH] [--keep]
  *
  * YIOOP_DIR is a Yioop 2021-line tree; it is only read. In a temporary
  * directory this:
@@ -22,22 +22,37 @@
  *     status, stdout and stderr byte for byte, except the ELAPSED TIME line
  *     and the blocks Yioop's error handler prints for PHP 8.2 deprecations
  *     and warnings (Yioop's handler prints them whatever error_reporting
- *     says, and their backtraces name each copy's own files).
+ *     says, and their backtraces name each copy's own files);
+ *     or, with --web, serves each copy as an operator does, through nginx
+ *     and php-fpm with opcache on 127.0.0.1 (stock-web.php), and compares
+ *     Yioop's search page for each query, and the next results that page
+ *     asks for, by HTTP status and HTML byte for byte, except those error
+ *     blocks, the time the search took and each copy's own URL. Needs nginx
+ *     and php8.2-fpm (apt-get install -y nginx php8.2-fpm); as root the
+ *     servers' workers run as www-data.
  *
  * --queries=FILE: one query a line, optionally followed by a tab, results
  * per page, a tab and the first result; "#N" is the corpus word of rank N.
  * --profile=PATH keeps a copy of the generated Profile.php; --keep keeps the
  * whole temporary directory.
  *
- * Exit status: 0 all identical and the plain side found results; 1 a
- * difference; 2 the set-up failed (the message says where).
+ * Exit status: 0 all identical and the plain side found results (with
+ * --web: answered every page with a search page); 1 a difference (with
+ * --web also a worker that died, or opcache unused); 2 the set-up failed
+ * (the message says where).
  */
 declare(strict_types=1);
 
 require __DIR__ . "/stock-corpus.php";
+require __DIR__ . "/stock-web.php";
 
 use yioop_codec\live\StockCorpus;
 
+/**
+ * Stock Yioop finds results with QueryTool, none on its search page: the
+ * page HTML-escapes the query's quotes before it parses the phrase.
+ */
+const QUERY_TOOL_ONLY = "QueryTool only";
 /** [query, results per page, first result, whether stock Yioop finds results] */
 const QUERIES = [
     ["#1", 10, 0, true],                        // in nearly every document
@@ -47,7 +62,7 @@ const QUERIES = [
     ["#3 #25", 10, 0, true],
     ["#2 #10 #60", 10, 0, true],
     ["#5 #700", 10, 0, true],
-    ['"' . StockCorpus::PHRASE . '"', 10, 0, true],
+    ['"' . StockCorpus::PHRASE . '"', 10, 0, QUERY_TOOL_ONLY],
     ["#1 site:site3.example.com", 10, 0, true],
     ["#200 | #300", 10, 0, true],
     ["#40 -#3", 10, 0, true],
@@ -85,7 +100,7 @@ function arguments(array $args): array
     $yioop = "";
     $options = [];
     foreach ($args as $arg) {
-        if (preg_match('/^--(queries|docs|seed|so|profile)=(.+)$|^--(keep)$/', $arg, $m)) {
+        if (preg_match('/^--(queries|docs|seed|so|profile)=(.+)$|^--(keep|web)$/', $arg, $m)) {
             $options[$m[1] ?: $m[3]] = $m[2] ?? true;
         } elseif ($yioop === "" && !str_starts_with($arg, "-")) {
             $yioop = rtrim($arg, "/");
@@ -102,7 +117,7 @@ function compareInstall(string $yioop, array $options, string $tmp): int
         . "/target/release/libyioop_codec.so");
     if ($yioop === "") {
         throw new SetUpFailure("usage: php tests/live/" . basename(__FILE__) . " YIOOP_DIR "
-            . "[--queries=FILE] [--docs=N] [--seed=N] [--so=PATH] [--profile=PATH] [--keep]");
+            . "[--web] [--queries=FILE] [--docs=N] [--seed=N] [--so=PATH] [--profile=PATH] [--keep]");
     }
     if (!is_file("$yioop/src/configs/ConfigureTool.php")
         || !is_file("$yioop/src/executables/QueryTool.php")) {
@@ -111,7 +126,7 @@ function compareInstall(string $yioop, array $options, string $tmp): int
     }
     $queries = isset($options["queries"]) ? queriesFromFile($options["queries"]) : QUERIES;
     mkdir($tmp, 0700);
-    $scan_dir = phpIniWithoutYioop($tmp);
+    $scan_dir = phpIniWithoutYioop("cli", "$tmp/conf.d");
     $plain = new Php($scan_dir, [], "plain");
     $native = new Php($scan_dir, ["-d", "extension=$so"], "switched");
     $plain->mustHaveExtension(false);
@@ -127,7 +142,8 @@ function compareInstall(string $yioop, array $options, string $tmp): int
     copy("$work/Profile.php", $profile);
     $plain_tree = copyTree($install, "$tmp/plain", $work);
     $switched_tree = copyTree($install, "$tmp/switched", $work);
-    $native->addFlags(["-d", "yioop.format=" . switchOver($switched_tree, $plain)]);
+    $format = switchOver($switched_tree, $plain);
+    $native->addFlags(["-d", "yioop.format=$format"]);
     printf("installed and indexed in %.0fs: %s", microtime(true) - $start, $built);
     echo "Profile.php as Yioop's installer wrote it: $profile"
         . (isset($options["profile"]) || isset($options["keep"]) ? "\n"
@@ -135,43 +151,69 @@ function compareInstall(string $yioop, array $options, string $tmp): int
     echo "plain:    $plain_tree, without the extension\n";
     echo "switched: $switched_tree, with $so\n\n";
 
-    $different = 0;
-    $found = 0;
-    foreach ($queries as [$query, $per_page, $first, $expect_results]) {
-        $args = [StockCorpus::expand($query), (string)$per_page, (string)$first];
-        $a = queryTool($plain, $plain_tree, $args);
-        $b = queryTool($native, $switched_tree, $args);
-        $same = $a == $b;
-        $different += $same ? 0 : 1;
-        $found += $a["shown"] > 0 ? 1 : 0;
-        echo queryLine($args, $query, $a, $b, $same);
-        if ($expect_results !== null && ($a["shown"] > 0) !== $expect_results) {
-            throw new SetUpFailure("stock Yioop (plain side) found " . $a["shown"]
-                . " results for '$args[0]', expected " . ($expect_results ? "some" : "none")
-                . ": the index is not being searched" . ($a["rc"] ? " (exit $a[rc]"
-                . ($a["err"] ? ": " . trim($a["err"]) : "") . ")" : ""));
-        }
-    }
-    if ($found == 0) {
-        throw new SetUpFailure("stock Yioop found nothing for any query: nothing was compared");
-    }
+    $web = isset($options["web"]);
+    $queries = array_map(fn($q) => $q[3] === QUERY_TOOL_ONLY ? [$q[0], $q[1], $q[2], !$web] : $q,
+        $queries);
+    $different = $web ? compareSearchPages($queries, $tmp, $work, $plain_tree, $switched_tree,
+        $plain, ["extension" => realpath($so), "yioop.format" => $format])
+        : compareAnswers($queries, fn(array $args) => queryTool($plain, $plain_tree, $args),
+        fn(array $args) => queryTool($native, $switched_tree, $args));
     printf("\n%d queries: %s (%.0fs in all)\n", count($queries), $different == 0
         ? "all identical" : "$different DIFFERENT", microtime(true) - $start);
     return $different == 0 ? 0 : 1;
 }
 
-/** PHP's own conf.d, minus the yioop extension that phpenmod enables globally. */
-function phpIniWithoutYioop(string $tmp): string
+/**
+ * Asks both sides each query and prints how their answers compare; returns
+ * how many differ. Set-up failure if the plain side, stock Yioop, does not
+ * answer or finds results where none are expected, or none where some are.
+ */
+function compareAnswers(array $queries, callable $plain, callable $switched): int
 {
-    $dir = "$tmp/conf.d";
+    $different = 0;
+    $found = 0;
+    foreach ($queries as [$query, $per_page, $first, $expect_results]) {
+        $args = [StockCorpus::expand($query), (string)$per_page, (string)$first];
+        $a = $plain($args);
+        $b = $switched($args);
+        $same = $a == $b;
+        $different += $same ? 0 : 1;
+        $found += $a["shown"] > 0 ? 1 : 0;
+        echo queryLine($args, $query, $a, $b, $same);
+        if (!$a["answered"]) {
+            throw new SetUpFailure("stock Yioop (plain side) gave no answer for '$args[0]': "
+                . "$a[how]" . ($a["err"] ? ": " . trim($a["err"]) : "") . "\n"
+                . tail($a["out"]));
+        }
+        if ($expect_results !== null && ($a["shown"] > 0) !== $expect_results) {
+            throw new SetUpFailure("stock Yioop (plain side) found " . $a["shown"]
+                . " results for '$args[0]', expected " . ($expect_results ? "some" : "none")
+                . ": the index is not being searched ($a[how]"
+                . ($a["err"] ? ": " . trim($a["err"]) : "") . ")");
+        }
+    }
+    if ($found == 0) {
+        throw new SetUpFailure("stock Yioop found nothing for any query: nothing was compared");
+    }
+    return $different;
+}
+
+/** $sapi's conf.d (cli, fpm) in $dir, minus the yioop extension that phpenmod enables globally. */
+function phpIniWithoutYioop(string $sapi, string $dir): string
+{
     mkdir($dir);
-    foreach (glob("/etc/php/" . PHP_MAJOR_VERSION . "." . PHP_MINOR_VERSION . "/cli/conf.d/*.ini")
-        as $ini) {
+    foreach (glob(phpConfig($sapi) . "/conf.d/*.ini") as $ini) {
         if (!str_contains(basename($ini), "yioop")) {
             copy($ini, "$dir/" . basename($ini));
         }
     }
     return $dir;
+}
+
+/** Debian's /etc/php/X.Y/$sapi. */
+function phpConfig(string $sapi): string
+{
+    return "/etc/php/" . PHP_MAJOR_VERSION . "." . PHP_MINOR_VERSION . "/$sapi";
 }
 
 /** Installs a copy of $yioop with its work directory at $work; returns the tree. */
@@ -202,23 +244,48 @@ function standInForMissingHelpPages(string $tree): void
     }
 }
 
-/**
- * Answers ConfigureTool's prompts: Create/Set Work Directory, the directory,
- * Confirm, Exit. Each answer waits for its prompt: readInput() reopens
- * php://stdin per line and drops whatever else it buffered.
- */
+/** ConfigureTool's Create/Set Work Directory: a new one, or one already set up. */
 function configureWorkDirectory(string $tree, string $work, Php $php): void
 {
-    $tool = new Dialogue($php->command(["src/configs/ConfigureTool.php"]), $tree, $php->env());
-    $tool->answer("Please choose an option:", fn($menu) => menuNumber($menu, "Create/Set Work Directory"));
-    $tool->answer("Enter a new value:", fn() => $work);
-    $tool->answer("Please choose an option:", fn($menu) => menuNumber($menu, "Confirm Change"));
-    $tool->answer("Please choose an option:", fn($menu) => menuNumber($menu, "Exit program"));
-    $transcript = $tool->finish();
+    $transcript = configureTool($tree, $php, [choose("Create/Set Work Directory"),
+        ["Enter a new value:", fn() => $work], choose("Confirm Change"), choose("Exit program")]);
     if (!is_file("$work/Profile.php") || !configPointsAt($tree, $work)) {
         throw new SetUpFailure("ConfigureTool did not create $work/Profile.php and point "
             . "src/configs/Config.php at it:\n" . tail($transcript));
     }
+}
+
+/** ConfigureTool's Name Server Set-up, Edit Name Server Url. */
+function setNameServer(string $tree, string $work, string $url, Php $php): void
+{
+    $transcript = configureTool($tree, $php, [choose("Name Server Set-up"),
+        choose("Edit Name Server Url"), ["Enter a new name server url:", fn() => $url],
+        choose("Return to Main Menu"), choose("Exit program")]);
+    if (!str_contains(file_get_contents("$work/Profile.php"),
+        "nsdefine('NAME_SERVER', \"$url\");")) {
+        throw new SetUpFailure("ConfigureTool did not set NAME_SERVER to $url in "
+            . "$work/Profile.php:\n" . tail($transcript));
+    }
+}
+
+/**
+ * Answers ConfigureTool's prompts, [prompt, reply] after [prompt, reply];
+ * returns the transcript. Each answer waits for its prompt: readInput()
+ * reopens php://stdin per line and drops whatever else it buffered.
+ */
+function configureTool(string $tree, Php $php, array $answers): string
+{
+    $tool = new Dialogue($php->command(["src/configs/ConfigureTool.php"]), $tree, $php->env());
+    foreach ($answers as [$prompt, $reply]) {
+        $tool->answer($prompt, $reply);
+    }
+    return $tool->finish();
+}
+
+/** The answer to a menu: the number of $item. */
+function choose(string $item): array
+{
+    return ["Please choose an option:", fn(string $menu) => menuNumber($menu, $item)];
 }
 
 function menuNumber(string $menu, string $item): string
@@ -267,25 +334,45 @@ function queryTool(Php $php, string $tree, array $args): array
     [$rc, $out, $err] = $php->run(["-d", "auto_prepend_file=" . __DIR__ . "/stock-fatal.php",
         "src/executables/QueryTool.php", ...$args], $tree);
     $comparable = fn(string $s) => str_replace($tree, "<yioop>", preg_replace(
-        ['~<pre>\n(?:NOTICE:|WARNING:|PHP OTHER ERROR) .*?</pre>~s', '~^ELAPSED TIME: .*\n~m'],
-        "", $s));
+        '~^ELAPSED TIME: .*\n~m', "", withoutYioopErrorBlocks($s)));
     $out = $comparable($out);
     preg_match('/^TOTAL ROWS: (\d+)$/m', $out, $total);
-    return ["rc" => $rc, "out" => $out, "err" => $comparable($err),
-        "shown" => preg_match_all('/^TITLE: /m', $out), "total" => (int)($total[1] ?? 0)];
+    return ["rc" => $rc, "how" => "exit $rc", "out" => $out, "err" => $comparable($err),
+        "answered" => true, // its exit status is compared; a failing plain side finds nothing
+        "shown" => preg_match_all('/^TITLE: /m', $out),
+        "total" => (int)($total[1] ?? 0)];
+}
+
+/**
+ * Without the blocks Yioop's error handler prints for PHP 8.2 deprecations
+ * and warnings: it prints them whatever error_reporting says, their
+ * backtraces name each copy's own files and lines, and code the extension
+ * replaces raises none.
+ */
+function withoutYioopErrorBlocks(string $text, ?int &$count = null): string
+{
+    return preg_replace('~<pre>\n(?:NOTICE:|WARNING:|PHP OTHER ERROR) .*?</pre>~s', "", $text,
+        -1, $count);
 }
 
 function queryLine(array $args, string $query, array $a, array $b, bool $same): string
 {
     $what = "'$args[0]'" . ($query != $args[0] ? " ($query)" : "")
         . ($args[2] != "0" || $args[1] != "10" ? ", $args[1] from $args[2]" : "");
-    $side = fn(array $r) => "exit $r[rc], $r[shown] shown of $r[total]"
+    $side = fn(array $r) => "$r[how], " . shown($r) . " shown"
         . ($r["err"] !== "" ? ", stderr: " . strtok($r["err"], "\n") : "");
     if ($same) {
-        return sprintf("same       %-16s %s\n", "$a[shown] of $a[total]", $what);
+        return sprintf("same       %-16s %s\n", shown($a), $what);
     }
     return sprintf("DIFFERENT  %s\n    plain:    %s\n    switched: %s\n%s", $what, $side($a),
         $side($b), firstDifference($a["out"], $b["out"]));
+}
+
+/** "10 of 4093"; "10+10 of 4093" with the next results a search page asked for. */
+function shown(array $answer): string
+{
+    return $answer["shown"] . (isset($answer["more"]) ? "+$answer[more]" : "")
+        . " of $answer[total]";
 }
 
 function firstDifference(string $a, string $b): string
@@ -294,11 +381,21 @@ function firstDifference(string $a, string $b): string
     $b = explode("\n", $b);
     foreach ($a as $i => $line) {
         if (($b[$i] ?? null) !== $line) {
-            return "    stdout line " . ($i + 1) . ": plain '" . $line . "', switched '"
-                . ($b[$i] ?? "(none)") . "'\n";
+            $other = $b[$i] ?? "(none)";
+            $at = strspn($line ^ $other, "\0"); // the first differing column
+            return "    line " . ($i + 1) . ": plain '" . excerpt($line, $at) . "', switched '"
+                . excerpt($other, $at) . "'\n";
         }
     }
-    return count($b) > count($a) ? "    stdout: switched has more lines\n" : "";
+    return count($b) > count($a) ? "    switched has more lines\n" : "";
+}
+
+/** At most 160 characters of $line, from a little before column $at (HTML lines run long). */
+function excerpt(string $line, int $at): string
+{
+    $from = max(0, $at - 60);
+    return ($from > 0 ? "..." : "") . substr($line, $from, 160)
+        . (strlen($line) > $from + 160 ? "..." : "");
 }
 
 function queriesFromFile(string $file): array
