@@ -114,6 +114,7 @@ pub(super) fn finish(signature: &Signature, shard: *mut Zval, outcome: Outcome) 
         }
     }
     file::opened_in_call(std::ptr::null_mut()); // the call is over
+    crate::shard::file::end_call();
     match outcome {
         _ if declined => Ok(Zval::new()),
         Ok(value) => Ok(value),

@@ -100,6 +100,9 @@ thread_local! {
     static OPEN_FILES: RefCell<HashMap<(u64, u64), Rc<File>>> = RefCell::new(HashMap::new());
     static VERSIONS: RefCell<HashMap<Version, Rc<SharedBlocks>>> = RefCell::new(HashMap::new());
     static CACHED_BYTES: Cell<usize> = const { Cell::new(0) };
+    /// Counts the caller's calls (`end_call`): a view made in a call marks
+    /// where the object's cache stood when the call began.
+    static CALL: Cell<u64> = const { Cell::new(1) };
     /// Bumped whenever the shared cache starts over; each version compares
     /// it with its own to know its blocks are gone.
     static CACHE_GENERATION: Cell<u64> = const { Cell::new(0) };
@@ -179,10 +182,11 @@ struct ObjectBlocks {
     order: Vec<ObjectBlock>,
     index: HashMap<i64, usize, BuildHasherDefault<OffsetHasher>>,
     unaligned: bool,
-    /// Times emptied, and how many blocks it held when the current call
-    /// began: what a declined call takes back.
+    /// Times emptied; and the call that last read it, with the times
+    /// emptied and the blocks held when that call began: what a declined
+    /// call takes back.
     resets: u64,
-    call_start: (u64, usize),
+    call_start: (u64, u64, usize),
 }
 
 /// `IndexShard::SHARD_BLOCK_SIZE`, also the count past which Yioop empties
@@ -209,8 +213,8 @@ impl ObjectBlocks {
     /// Takes back the blocks the current call added, where it did not also
     /// empty the cache (past 4,096 blocks in one call).
     fn roll_back_call(&mut self) {
-        let (resets, len) = self.call_start;
-        if resets == self.resets {
+        let (call, resets, len) = self.call_start;
+        if call == CALL.with(Cell::get) && resets == self.resets {
             for block in self.order.drain(len..) {
                 self.index.remove(&block.offset);
             }
@@ -299,6 +303,12 @@ fn keep_open(inode: (u64, u64), file: &Rc<File>) {
     });
 }
 
+/// Ends the caller's current call: the next view of an object starts a
+/// new one.
+pub fn end_call() {
+    CALL.with(|c| c.set(c.get() + 1));
+}
+
 /// Closes the descriptors no object uses: at each request's start, when the
 /// objects of the last one are gone.
 pub fn close_unused_files() {
@@ -320,7 +330,10 @@ impl<'a> ShardFile<'a> {
     pub fn new(len: i64, open: &'a RefCell<OpenShard>) -> ShardFile<'a> {
         let (file, fresh) = {
             let mut open = open.borrow_mut();
-            open.blocks.call_start = (open.blocks.resets, open.blocks.order.len());
+            let call = CALL.with(Cell::get);
+            if open.blocks.call_start.0 != call {
+                open.blocks.call_start = (call, open.blocks.resets, open.blocks.order.len());
+            }
             (open.file.clone(), open.fresh.replace(false))
         };
         ShardFile { file, len, open, unchanged: Cell::new(fresh.then_some(true)) }
@@ -632,6 +645,7 @@ mod tests {
         let path = TempFile::with(&counting(4096));
         let object = Object::open(&path);
         assert_eq!(object.file().word(0).unwrap(), Word::Int(0));
+        end_call();
         let f = object.file();
         assert_eq!(f.word(8192).unwrap(), Word::Int(2048));
         assert_eq!(f.read_block(6, true, |b| b.len()).unwrap(), Some(4096));
