@@ -777,7 +777,7 @@ fn whole_lists_decoded_on_the_device_match_each_posting_decoded_alone() {
     let header: Vec<u32> = std::fs::read(&path).unwrap()[..12].chunks(4).map(|w| u32::from_be_bytes(w.try_into().unwrap())).collect();
     let (prefixes_len, words_len, word_docs_len) = (header[0] as i64, header[1] as i64, header[2] as i64);
     let open = std::cell::RefCell::new(OpenShard::open(&path).unwrap().unwrap());
-    let file = ShardFile::new(std::fs::metadata(&path).unwrap().len() as i64, &open);
+    let file = ShardFile::new(std::fs::metadata(&path).unwrap().len() as i64, &open, 1);
     let word_docs = WordDocs { file: &file, base: 40 + prefixes_len + words_len };
     let last = word_docs_len / 4 - 1;
     let list = DecodedList::decode_on_device(&word_docs, 0, last, &Dispatch::new(Mode::On, 0)).expect("decoded on the device");

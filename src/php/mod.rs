@@ -59,6 +59,7 @@ fn prepare_opencl() {
 
 extern "C" fn shutdown(_type: i32, module_number: i32) -> i32 {
     settings::unregister(module_number);
+    shard::release_objects();
     0
 }
 

@@ -21,21 +21,69 @@ use crate::shard::dictionary::{self, WordInfo};
 use crate::shard::postings::WordDocs;
 use crate::shard::{ShardError, ShardFile, Word, HEADER_LENGTH};
 use ext_php_rs::exception::PhpException;
-use ext_php_rs::ffi::{zend_object, zend_read_property, zval};
+use ext_php_rs::ffi::{zend_object, zval};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendObject, Zval};
 use ext_php_rs::zend::ExecuteData;
-use std::os::raw::c_char;
+use ext_php_rs::boxed::ZBox;
+use ext_php_rs::ffi::zend_string;
+use ext_php_rs::types::ZendStr;
+use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 extern "C" {
-    fn zend_update_property(
+    fn zend_update_property_ex(
         scope: *mut ext_php_rs::ffi::zend_class_entry,
         object: *mut zend_object,
-        name: *const c_char,
-        name_length: usize,
+        name: *mut zend_string,
         value: *mut zval,
     );
+    fn zend_read_property_ex(
+        scope: *mut ext_php_rs::ffi::zend_class_entry,
+        object: *mut zend_object,
+        name: *mut zend_string,
+        silent: bool,
+        rv: *mut zval,
+    ) -> *mut zval;
+}
+
+/// Property names as persistent PHP strings, made once per process and
+/// kept by the address of the name's `&'static str`: PHP's by-name property
+/// functions build and hash the name on every read. A small open-addressing
+/// table of atomics (no thread-local look-up on this path); a name that
+/// finds no free slot is made for the call alone.
+const NAME_SLOTS: usize = 256;
+static NAME_KEYS: [AtomicUsize; NAME_SLOTS] = [const { AtomicUsize::new(0) }; NAME_SLOTS];
+static NAME_STRINGS: [AtomicPtr<zend_string>; NAME_SLOTS] = [const { AtomicPtr::new(std::ptr::null_mut()) }; NAME_SLOTS];
+
+/// `name` as a PHP string, and whether it is a call's own (to be freed).
+fn property_name(name: &'static str) -> (*mut zend_string, bool) {
+    let key = name.as_ptr() as usize;
+    let start = (key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) as usize >> 56;
+    for probe in 0..NAME_SLOTS {
+        let slot = (start + probe) % NAME_SLOTS;
+        match NAME_KEYS[slot].load(Ordering::Acquire) {
+            k if k == key => return (NAME_STRINGS[slot].load(Ordering::Acquire), false),
+            0 => {
+                let made: *mut zend_string = ZBox::into_raw(ZendStr::new(name, true)).cast();
+                NAME_STRINGS[slot].store(made, Ordering::Release);
+                NAME_KEYS[slot].store(key, Ordering::Release);
+                return (made, false);
+            }
+            _ => {}
+        }
+    }
+    (ZBox::into_raw(ZendStr::new(name, false)).cast(), true)
+}
+
+/// Runs `with` on `name` as a PHP string.
+fn with_name<R>(name: &'static str, with: impl FnOnce(*mut zend_string) -> R) -> R {
+    let (string, own) = property_name(name);
+    let result = with(string);
+    if own {
+        drop(unsafe { ZBox::from_raw(string.cast::<ZendStr>()) });
+    }
+    result
 }
 
 /// The shard header's fields, in file order (`headerToShardFields`).
@@ -113,8 +161,7 @@ pub(super) fn finish(signature: &Signature, shard: *mut Zval, outcome: Outcome) 
             Shard(object).hand_over();
         }
     }
-    file::opened_in_call(std::ptr::null_mut()); // the call is over
-    crate::shard::file::end_call();
+    file::end_call();
     match outcome {
         _ if declined => Ok(Zval::new()),
         Ok(value) => Ok(value),
@@ -145,16 +192,14 @@ impl<'a> Shard<'a> {
     }
 
     /// A property's value, references followed: what `$this->name` reads.
-    pub(super) fn property(&self, name: &str) -> Option<&Zval> {
+    pub(super) fn property(&self, name: &'static str) -> Option<&Zval> {
         self.property_ptr(name).map(|p| unsafe { &*p }.dereference())
     }
 
-    fn property_ptr(&self, name: &str) -> Option<*mut Zval> {
+    fn property_ptr(&self, name: &'static str) -> Option<*mut Zval> {
         let object = self.0 as *const ZendObject as *mut zend_object;
         let mut rv = Zval::new();
-        let found = unsafe {
-            zend_read_property((*object).ce, object, name.as_ptr().cast(), name.len(), true, &mut rv as *mut Zval as *mut zval)
-        };
+        let found = with_name(name, |name| unsafe { zend_read_property_ex((*object).ce, object, name, true, &mut rv as *mut Zval as *mut zval) });
         // Declared and dynamic properties are read in place; anything PHP
         // had to build in `rv` (magic __get) is not a shard field.
         // An undefined property reads as PHP's shared uninitialized zval.
@@ -168,7 +213,13 @@ impl<'a> Shard<'a> {
     /// A declared property's slot, for writing in place (references
     /// followed). None for anything else: a dynamic property, or an unset
     /// one, which PHP reads from a shared global.
-    pub(super) fn property_slot(&mut self, name: &str) -> Option<&mut Zval> {
+    pub(super) fn property_slot(&mut self, name: &'static str) -> Option<&mut Zval> {
+        self.declared_ptr(name).map(|slot| unsafe { &mut *slot }.dereference_mut())
+    }
+
+    /// Where a declared property sits in the object (it never moves while
+    /// the object lives), references not followed; None for anything else.
+    pub(super) fn declared_ptr(&mut self, name: &'static str) -> Option<*mut Zval> {
         let found = self.property_ptr(name)?;
         let object = std::ptr::from_mut(self.0).cast::<zend_object>();
         let declared = unsafe {
@@ -176,19 +227,19 @@ impl<'a> Shard<'a> {
             let count = (*(*object).ce).default_properties_count as usize;
             found >= first && found < first.add(count)
         };
-        declared.then(|| unsafe { &mut *found }.dereference_mut())
+        declared.then_some(found)
     }
 
     /// `$this->name = $value` (through a reference, as PHP assigns).
-    pub(super) fn set_property(&mut self, name: &str, mut value: Zval) {
+    pub(super) fn set_property(&mut self, name: &'static str, mut value: Zval) {
         let object = self.0 as *mut ZendObject as *mut zend_object;
-        unsafe { zend_update_property((*object).ce, object, name.as_ptr().cast(), name.len(), std::ptr::from_mut(&mut value).cast()) };
+        with_name(name, |name| unsafe { zend_update_property_ex((*object).ce, object, name, std::ptr::from_mut(&mut value).cast()) });
     }
 
     /// An int field as Yioop keeps it: an int, or null (None; PHP's
     /// arithmetic reads it as 0). Anything else declines, an undefined
     /// property too (Yioop's read of it warns).
-    pub(super) fn int_or_null(&self, name: &str) -> Result<Option<i64>, Stop> {
+    pub(super) fn int_or_null(&self, name: &'static str) -> Result<Option<i64>, Stop> {
         match self.property(name) {
             None => Err(Stop::Decline),
             Some(value) if value.is_null() => Ok(None),
@@ -198,7 +249,7 @@ impl<'a> Shard<'a> {
 
     /// An int field Yioop tests with `isset` or `empty` first: None where
     /// it is undefined or null, which Yioop reads without a warning.
-    pub(super) fn int_if_set(&self, name: &str) -> Result<Option<i64>, Stop> {
+    pub(super) fn int_if_set(&self, name: &'static str) -> Result<Option<i64>, Stop> {
         match self.property(name) {
             None => Ok(None),
             Some(_) => self.int_or_null(name),
@@ -206,7 +257,7 @@ impl<'a> Shard<'a> {
     }
 
     /// An int field, null read as 0.
-    pub(super) fn int_field(&self, name: &str) -> Result<i64, Stop> {
+    pub(super) fn int_field(&self, name: &'static str) -> Result<i64, Stop> {
         Ok(self.int_or_null(name)?.unwrap_or(0))
     }
 
@@ -237,7 +288,7 @@ impl<'a> Shard<'a> {
 
     /// `$this->field + $offset` for an int field, as the word_docs and
     /// doc_infos accessors add it; declines where the sum would be a float.
-    fn offset_from(&self, field: &str, offset: i64) -> Result<i64, Stop> {
+    fn offset_from(&self, field: &'static str, offset: i64) -> Result<i64, Stop> {
         self.int_field(field)?.checked_add(offset).ok_or(Stop::Decline)
     }
 }
@@ -312,7 +363,7 @@ shard_function!(WORD_DOCS_WORD, word_docs_word_handler, "getWordDocsWord", [Para
 
 /// `getWordDocsSubstring` and `getDocInfoSubstring`: a section's bytes,
 /// `len` ≤ 0 meaning the whole section.
-fn section_substring(args: &mut raw::Args, name: &'static str, base_field: &str, len_field: &str, cache_default: bool) -> Outcome {
+fn section_substring(args: &mut raw::Args, name: &'static str, base_field: &'static str, len_field: &'static str, cache_default: bool) -> Outcome {
     let cache = args.flag(3, cache_default);
     let offset = optional_int(args, 1, 0)?;
     let len = optional_int(args, 2, 0)?;
@@ -406,4 +457,4 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
     slice::register(module)
 }
 
-pub use file::forget_objects;
+pub use file::{forget_objects, release_objects};

@@ -128,7 +128,7 @@ const COUNTERS: [&str; 6] = ["docids_len", "word_docs_len", "num_docs", "num_lin
 /// constructor puts there: arrays (or null, which `$a[$k] = ...` turns
 /// into one), ints, and the doc_infos string.
 fn shard_state_is_plain(shard: &mut Shard) -> bool {
-    let mut holds = |name: &str, test: fn(&Zval) -> bool| shard.property_slot(name).is_some_and(|v| test(v));
+    let mut holds = |name: &'static str, test: fn(&Zval) -> bool| shard.property_slot(name).is_some_and(|v| test(v));
     ARRAYS.iter().all(|name| holds(name, |v| v.is_array() || v.is_null()))
         && COUNTERS.iter().all(|name| holds(name, |v| long_of(v).is_some()))
         && holds("doc_infos", Zval::is_string)
@@ -211,7 +211,7 @@ fn add_words(shard: &mut Shard, words: &[(Key, Option<&Zval>)], doc_offset: i64)
 
 /// The array in property `name`, separated for writing (null becomes a new
 /// array, as PHP's `$this->name[$k] = ...` makes one).
-fn writable_array(shard: &mut Shard, name: &str) -> *mut HashTable {
+fn writable_array(shard: &mut Shard, name: &'static str) -> *mut HashTable {
     let slot = shard.property_slot(name).expect("checked by shard_state_is_plain");
     if slot.is_null() {
         *slot = array_zval(ZendHashTable::new());
@@ -220,7 +220,7 @@ fn writable_array(shard: &mut Shard, name: &str) -> *mut HashTable {
     std::ptr::from_mut(array).cast()
 }
 
-fn slot(shard: &mut Shard, name: &str) -> *mut zval {
+fn slot(shard: &mut Shard, name: &'static str) -> *mut zval {
     std::ptr::from_mut(shard.property_slot(name).expect("checked by shard_state_is_plain")).cast()
 }
 
@@ -271,18 +271,18 @@ unsafe fn add_to(slot: *mut zval, n: i64) {
 }
 
 /// `$this->name .= $bytes`.
-fn append(shard: &mut Shard, name: &str, bytes: &[u8]) {
+fn append(shard: &mut Shard, name: &'static str, bytes: &[u8]) {
     let slot = slot(shard, name);
     let mut tail = bytes_zval(bytes);
     unsafe { concat_function(slot, slot, std::ptr::from_mut(&mut tail).cast()) };
 }
 
 /// `$this->name++`.
-fn increment(shard: &mut Shard, name: &str) {
+fn increment(shard: &mut Shard, name: &'static str) {
     unsafe { increment_function(slot(shard, name)) };
 }
 
 /// `$this->name += $n`.
-fn add(shard: &mut Shard, name: &str, n: i64) {
+fn add(shard: &mut Shard, name: &'static str, n: i64) {
     unsafe { add_to(slot(shard, name), n) };
 }

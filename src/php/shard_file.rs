@@ -5,9 +5,10 @@
 //! first read checks and opens the file (`crate::shard::OpenShard`: one
 //! `stat`, and a descriptor per inode shared by the objects that open it)
 //! and takes `$this->file_len` from PHP's own `filesize` (its stat cache
-//! included). The object's state (the inode it opened, its block cache) is
-//! kept natively, in a table keyed by the object that PHP empties of an
-//! object when the object is freed (a weak reference).
+//! included). The object's native state (the inode it opened, its block
+//! cache, where its properties sit) is kept in a table keyed by the object
+//! that PHP empties of an object when the object is freed (a weak
+//! reference).
 //!
 //! `$this->fh` stays null while the object is read natively. Before a call
 //! declines, the object is handed over to Yioop's PHP as its own reads
@@ -29,12 +30,13 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 
 extern "C" {
     fn _zend_hash_init(ht: *mut HashTable, size: u32, destructor: Option<unsafe extern "C" fn(*mut zval)>, persistent: bool);
+    fn zend_hash_destroy(ht: *mut HashTable);
     fn zend_weakrefs_hash_add(ht: *mut HashTable, key: *mut zend_object, data: *mut zval) -> *mut zval;
     fn zend_weakrefs_hash_del(ht: *mut HashTable, key: *mut zend_object) -> c_int;
-    fn zend_hash_destroy(ht: *mut HashTable);
     fn php_stat(filename: *mut zend_string, kind: c_int, return_value: *mut zval);
     fn _php_stream_fopen_from_fd(fd: c_int, mode: *const c_char, persistent_id: *const c_char, zero_position: bool) -> *mut c_void;
 }
@@ -48,75 +50,104 @@ const IS_RESOURCE_EX: u32 = 9 | (1 << 8);
 /// shifted by it.
 const ALIGNMENT_LOG2: u32 = 3;
 
-type State = Rc<RefCell<OpenShard>>;
+/// Counts the native IndexShard calls (`end_call`), so that what a call did
+/// can be told from what earlier calls did.
+static CALLS: AtomicU64 = AtomicU64::new(1);
 
-/// The table of objects read natively: a PHP hash table (weak references
-/// need one), allocated once per process, whose values point at states.
-struct Registry(Box<HashTable>);
+fn current_call() -> u64 {
+    CALLS.load(Ordering::Relaxed)
+}
+
+/// Ends the current call.
+pub(super) fn end_call() {
+    CALLS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Where an object's declared `fh`, `blocks` and `file_len` sit (their
+/// slots never move while the object lives); None for one that is not a
+/// declared property, read by name instead.
+struct Slots {
+    fh: Option<*mut Zval>,
+    blocks: Option<*mut Zval>,
+    file_len: Option<*mut Zval>,
+}
+
+/// One object read natively.
+struct Native {
+    open: RefCell<OpenShard>,
+    slots: Slots,
+    /// The call that opened the file, and `file_len` before it: a call
+    /// that opens and then declines leaves the opening to Yioop's PHP.
+    opened_in: u64,
+    file_len_before: Zval,
+}
+
+type State = Rc<Native>;
+
+/// The objects read natively: a PHP hash table (weak references need one)
+/// whose values hold a reference to each one's state (`Rc::into_raw`),
+/// made once per process.
+static REGISTRY: AtomicPtr<HashTable> = AtomicPtr::new(std::ptr::null_mut());
 
 unsafe extern "C" fn drop_state(value: *mut zval) {
-    drop(Box::from_raw((*value).value.ptr.cast::<State>()));
+    drop(Rc::from_raw((*value).value.ptr.cast::<Native>()));
 }
 
-impl Registry {
-    fn new() -> Registry {
-        let mut table: Box<HashTable> = Box::new(unsafe { std::mem::zeroed() });
-        unsafe { _zend_hash_init(&mut *table, 8, Some(drop_state), true) };
-        Registry(table)
+fn registry() -> *mut HashTable {
+    let table = REGISTRY.load(Ordering::Acquire);
+    if !table.is_null() {
+        return table;
     }
-
-    fn key(object: *mut zend_object) -> zend_ulong {
-        (object as usize >> ALIGNMENT_LOG2) as zend_ulong
-    }
-
-    fn get(&self, object: *mut zend_object) -> Option<State> {
-        let found = unsafe { zend_hash_index_find(&*self.0, Registry::key(object)) };
-        unsafe { found.as_ref() }.map(|value| unsafe { &*value.value.ptr.cast::<State>() }.clone())
-    }
-
-    fn add(&mut self, object: *mut zend_object, state: State) {
-        let mut value = Zval::new();
-        value.value.ptr = Box::into_raw(Box::new(state)).cast();
-        value.u1.type_info = IS_PTR;
-        let added = unsafe { zend_weakrefs_hash_add(&mut *self.0, object, std::ptr::from_mut(&mut value).cast()) };
-        if added.is_null() {
-            unsafe { drop_state(std::ptr::from_mut(&mut value).cast()) };
-        }
-    }
-
-    fn remove(&mut self, object: *mut zend_object) -> Option<State> {
-        let state = self.get(object)?;
-        unsafe { zend_weakrefs_hash_del(&mut *self.0, object) };
-        Some(state)
-    }
+    let table = Box::into_raw(Box::new(unsafe { std::mem::zeroed::<HashTable>() }));
+    unsafe { _zend_hash_init(table, 8, Some(drop_state), true) };
+    REGISTRY.store(table, Ordering::Release);
+    table
 }
 
-impl Drop for Registry {
-    fn drop(&mut self) {
-        unsafe { zend_hash_destroy(&mut *self.0) };
+fn key(object: *mut zend_object) -> zend_ulong {
+    (object as usize >> ALIGNMENT_LOG2) as zend_ulong
+}
+
+fn registered(object: *mut zend_object) -> Option<State> {
+    let found = unsafe { zend_hash_index_find(registry(), key(object)) };
+    unsafe { found.as_ref() }.map(|value| {
+        let state = unsafe { value.value.ptr }.cast::<Native>();
+        unsafe { Rc::increment_strong_count(state) };
+        unsafe { Rc::from_raw(state) }
+    })
+}
+
+fn register(object: *mut zend_object, state: &State) {
+    let mut value = Zval::new();
+    value.value.ptr = Rc::into_raw(state.clone()).cast_mut().cast();
+    value.u1.type_info = IS_PTR;
+    let added = unsafe { zend_weakrefs_hash_add(registry(), object, std::ptr::from_mut(&mut value).cast()) };
+    if added.is_null() {
+        unsafe { drop_state(std::ptr::from_mut(&mut value).cast()) };
     }
 }
 
-thread_local! {
-    static REGISTRY: RefCell<Registry> = RefCell::new(Registry::new());
-    /// The object the current call opened, with its `file_len` before: a
-    /// call that then declines leaves the opening to Yioop's PHP.
-    static OPENED_IN_CALL: RefCell<Option<(usize, Zval)>> = const { RefCell::new(None) };
+fn unregister(object: *mut zend_object) -> Option<State> {
+    let state = registered(object)?;
+    unsafe { zend_weakrefs_hash_del(registry(), object) };
+    Some(state)
 }
 
 /// Forgets every object: called at each request's start. PHP's weak
 /// references are per request, and a fast shutdown frees objects without
 /// telling them.
 pub fn forget_objects() {
-    REGISTRY.with(|r| unsafe { zend_hash_clean(&mut *r.borrow_mut().0) });
+    unsafe { zend_hash_clean(registry()) };
     crate::shard::file::close_unused_files();
 }
 
-/// The `file_len` an object had before the current call opened its file,
-/// if it did; forgets it either way (a call's end).
-pub(super) fn opened_in_call(object: *mut zend_object) -> Option<Zval> {
-    let opened = OPENED_IN_CALL.with(|o| o.borrow_mut().take())?;
-    (opened.0 == object as usize).then_some(opened.1)
+/// Frees the table at the module's shutdown.
+pub fn release_objects() {
+    let table = REGISTRY.swap(std::ptr::null_mut(), Ordering::AcqRel);
+    if !table.is_null() {
+        unsafe { zend_hash_destroy(table) };
+        drop(unsafe { Box::from_raw(table) });
+    }
 }
 
 /// An object's open file for one call: `$this->file_len` and its state.
@@ -128,7 +159,7 @@ pub(super) struct ObjectFile {
 impl ObjectFile {
     /// The view the core reads through.
     pub(super) fn view(&self) -> ShardFile<'_> {
-        ShardFile::new(self.len, &self.state)
+        ShardFile::new(self.len, &self.state.open, current_call())
     }
 }
 
@@ -161,15 +192,31 @@ fn stream_on(state: &OpenShard) -> Option<Zval> {
     Some(fh)
 }
 
+fn is_empty_array(value: Option<&Zval>) -> bool {
+    value.and_then(Zval::array).is_some_and(|a| a.is_empty())
+}
+
 impl Shard<'_> {
     fn object_ptr(&mut self) -> *mut zend_object {
         std::ptr::from_mut(self.0).cast()
     }
 
-    /// Whether the object's own PHP caches are empty arrays, as IndexShard's
-    /// constructor leaves them: only then is it read natively.
-    fn php_caches_empty(&self) -> bool {
-        ["blocks", "blocks_words"].iter().all(|name| self.property(name).and_then(Zval::array).is_some_and(|a| a.is_empty()))
+    /// A property read through its slot where the object's state knows
+    /// it, by name otherwise.
+    fn read(&self, slot: Option<*mut Zval>, name: &'static str) -> Option<&Zval> {
+        match slot {
+            Some(slot) => Some(unsafe { &*slot }.dereference()),
+            None => self.property(name),
+        }
+    }
+
+    /// Whether the object is as Yioop's PHP leaves one it has not read
+    /// from: `$this->fh` null, its two caches empty arrays.
+    fn unread_by_php(&self, slots: Option<&Slots>) -> bool {
+        let (fh, blocks) = slots.map_or((None, None), |s| (s.fh, s.blocks));
+        self.read(fh, "fh").is_some_and(Zval::is_null)
+            && is_empty_array(self.read(blocks, "blocks"))
+            && is_empty_array(self.property("blocks_words"))
     }
 
     /// The object's file as `readBlockShardAtOffset` reaches it: opened now
@@ -177,18 +224,19 @@ impl Shard<'_> {
     /// Declines for an object Yioop's PHP reads itself and a `file_len`
     /// that is no int.
     pub(super) fn open_file(&mut self) -> Result<Option<ObjectFile>, Stop> {
-        if !self.property("fh").is_some_and(Zval::is_null) || !self.php_caches_empty() {
+        let object = self.object_ptr();
+        let state = registered(object);
+        if !self.unread_by_php(state.as_ref().map(|s| &s.slots)) {
             return Err(Stop::Decline);
         }
-        let object = self.object_ptr();
-        let state = match REGISTRY.with(|r| r.borrow().get(object)) {
+        let state = match state {
             Some(state) => state,
             None => match self.first_open()? {
                 Some(state) => state,
                 None => return Ok(None),
             },
         };
-        let len = self.property("file_len").and_then(long_of).ok_or(Stop::Decline)?;
+        let len = self.read(state.slots.file_len, "file_len").and_then(long_of).ok_or(Stop::Decline)?;
         Ok(Some(ObjectFile { len, state }))
     }
 
@@ -208,12 +256,11 @@ impl Shard<'_> {
         let mut size = Zval::new();
         let name_ptr = std::ptr::from_ref::<ZendStr>(name).cast_mut().cast::<zend_string>();
         unsafe { php_stat(name_ptr, FS_SIZE, std::ptr::from_mut(&mut size).cast()) };
-        let object = self.object_ptr();
-        let before = self.property("file_len").map_or_else(Zval::new, Zval::shallow_clone);
-        OPENED_IN_CALL.with(|o| *o.borrow_mut() = Some((object as usize, before)));
+        let file_len_before = self.property("file_len").map_or_else(Zval::new, Zval::shallow_clone);
         self.set_property("file_len", size);
-        let state = Rc::new(RefCell::new(open));
-        REGISTRY.with(|r| r.borrow_mut().add(object, state.clone()));
+        let slots = Slots { fh: self.declared_ptr("fh"), blocks: self.declared_ptr("blocks"), file_len: self.declared_ptr("file_len") };
+        let state = Rc::new(Native { open: RefCell::new(open), slots, opened_in: current_call(), file_len_before });
+        register(self.object_ptr(), &state);
         Ok(Some(state))
     }
 
@@ -222,27 +269,28 @@ impl Shard<'_> {
     /// stream on the inode the object opened (a new descriptor of it,
     /// however the path changed), and the native block cache, less what
     /// this call added, is written into `$this->blocks` and
-    /// `$this->blocks_words`, where they are still empty.
+    /// `$this->blocks_words`, where they are still empty. A call that
+    /// opened the file itself leaves the object as if it never had.
     pub(super) fn hand_over(&mut self) {
         let object = self.object_ptr();
-        let Some(state) = REGISTRY.with(|r| r.borrow_mut().remove(object)) else { return };
-        if let Some(file_len) = opened_in_call(object) {
-            self.set_property("file_len", file_len); // as if never opened
+        let Some(state) = unregister(object) else { return };
+        if state.opened_in == current_call() {
+            self.set_property("file_len", state.file_len_before.shallow_clone());
             return;
         }
-        if !self.property("fh").is_some_and(Zval::is_null) || !self.php_caches_empty() {
+        if !self.unread_by_php(Some(&state.slots)) {
             return;
         }
-        let mut state = state.borrow_mut();
-        state.roll_back_call();
-        if let Some(fh) = stream_on(&state) {
+        let mut open = state.open.borrow_mut();
+        open.roll_back_call(current_call());
+        if let Some(fh) = stream_on(&open) {
             self.set_property("fh", fh);
         }
-        if state.cached_blocks().is_empty() {
+        if open.cached_blocks().is_empty() {
             return;
         }
         let (mut blocks, mut words) = (ZendHashTable::new(), ZendHashTable::new());
-        for block in state.cached_blocks() {
+        for block in open.cached_blocks() {
             let _ = blocks.insert_at_index(block.offset, bytes_zval(&block.bytes));
             // `+=`: a key already there keeps its word.
             for (i, word) in crate::shard::unpack_words(&block.bytes).enumerate() {

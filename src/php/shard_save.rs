@@ -91,7 +91,7 @@ fn logging_available(with_handler: bool) -> bool {
 
 /// A property's value, held (one more reference) so that it outlives the
 /// step's own writes to the shard.
-fn held(shard: &Shard, name: &str) -> Option<Zval> {
+fn held(shard: &Shard, name: &'static str) -> Option<Zval> {
     shard.property(name).map(Zval::shallow_clone)
 }
 

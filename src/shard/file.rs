@@ -97,12 +97,10 @@ struct SharedBlocks {
 
 thread_local! {
     /// One open descriptor per inode objects opened, while any uses it.
-    static OPEN_FILES: RefCell<HashMap<(u64, u64), Rc<File>>> = RefCell::new(HashMap::new());
-    static VERSIONS: RefCell<HashMap<Version, Rc<SharedBlocks>>> = RefCell::new(HashMap::new());
+    static OPEN_FILES: RefCell<IntMap<(u64, u64), Rc<File>>> = RefCell::new(IntMap::default());
+    static VERSIONS: RefCell<IntMap<Version, Rc<SharedBlocks>>> = RefCell::new(IntMap::default());
     static CACHED_BYTES: Cell<usize> = const { Cell::new(0) };
-    /// Counts the caller's calls (`end_call`): a view made in a call marks
-    /// where the object's cache stood when the call began.
-    static CALL: Cell<u64> = const { Cell::new(1) };
+
     /// Bumped whenever the shared cache starts over; each version compares
     /// it with its own to know its blocks are gone.
     static CACHE_GENERATION: Cell<u64> = const { Cell::new(0) };
@@ -148,22 +146,33 @@ impl SharedBlocks {
     }
 }
 
-/// Block offsets are multiples of 4 KiB: their block numbers, spread by a
-/// multiplication, hash well enough.
+/// A hasher for keys made of a few integers (block offsets, inodes,
+/// versions), which need no protection from chosen collisions: each one is
+/// folded in by a multiplication, and block offsets, multiples of 4 KiB,
+/// by their block number too.
 #[derive(Default)]
-struct OffsetHasher(u64);
+struct IntHasher(u64);
 
-impl Hasher for OffsetHasher {
+impl Hasher for IntHasher {
     fn finish(&self) -> u64 {
-        (self.0 ^ (self.0 >> BLOCK_POWER)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        self.0
     }
-    fn write(&mut self, _: &[u8]) {
-        unreachable!("only i64 keys")
+    fn write(&mut self, bytes: &[u8]) {
+        bytes.iter().for_each(|&b| self.write_u64(u64::from(b)));
     }
-    fn write_i64(&mut self, offset: i64) {
-        self.0 = offset as u64;
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n ^ (n >> BLOCK_POWER)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_i64(&mut self, n: i64) {
+        self.write_u64(n as u64);
+    }
+    fn write_i128(&mut self, n: i128) {
+        self.write_u64(n as u64);
+        self.write_u64((n >> 64) as u64);
     }
 }
+
+type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
 
 /// One cached block of an object, as Yioop's `$this->blocks[$bytes]`.
 #[derive(Clone)]
@@ -180,7 +189,9 @@ pub struct ObjectBlock {
 #[derive(Default)]
 struct ObjectBlocks {
     order: Vec<ObjectBlock>,
-    index: HashMap<i64, usize, BuildHasherDefault<OffsetHasher>>,
+    /// Built once the cache outgrows a few blocks: IndexManager's objects
+    /// read a handful each, found faster by a scan than a hash.
+    index: IntMap<i64, usize>,
     unaligned: bool,
     /// Times emptied; and the call that last read it, with the times
     /// emptied and the blocks held when that call began: what a declined
@@ -192,10 +203,20 @@ struct ObjectBlocks {
 /// `IndexShard::SHARD_BLOCK_SIZE`, also the count past which Yioop empties
 /// an object's blocks.
 const MAX_OBJECT_BLOCKS: usize = BLOCK_SIZE as usize;
+/// Blocks an object's cache holds before it is indexed.
+const SCANNED_BLOCKS: usize = 8;
 
 impl ObjectBlocks {
+    fn position(&self, offset: i64) -> Option<usize> {
+        if self.order.len() <= SCANNED_BLOCKS {
+            self.order.iter().position(|b| b.offset == offset)
+        } else {
+            self.index.get(&offset).copied()
+        }
+    }
+
     fn get(&self, offset: i64) -> Option<&Block> {
-        self.index.get(&offset).map(|&i| &self.order[i].bytes)
+        self.position(offset).map(|i| &self.order[i].bytes)
     }
 
     fn insert(&mut self, offset: i64, bytes: Block) {
@@ -206,17 +227,26 @@ impl ObjectBlocks {
             self.resets += 1;
         }
         self.unaligned |= offset % BLOCK_SIZE != 0;
-        self.index.insert(offset, self.order.len());
         self.order.push(ObjectBlock { offset, bytes });
+        match self.order.len() {
+            n if n == SCANNED_BLOCKS + 1 => self.index.extend(self.order.iter().enumerate().map(|(i, b)| (b.offset, i))),
+            n if n > SCANNED_BLOCKS + 1 => {
+                self.index.insert(offset, n - 1);
+            }
+            _ => {}
+        }
     }
 
     /// Takes back the blocks the current call added, where it did not also
     /// empty the cache (past 4,096 blocks in one call).
-    fn roll_back_call(&mut self) {
-        let (call, resets, len) = self.call_start;
-        if call == CALL.with(Cell::get) && resets == self.resets {
+    fn roll_back_call(&mut self, call: u64) {
+        let (started, resets, len) = self.call_start;
+        if started == call && resets == self.resets {
             for block in self.order.drain(len..) {
                 self.index.remove(&block.offset);
+            }
+            if self.order.len() <= SCANNED_BLOCKS {
+                self.index.clear();
             }
             self.unaligned = self.order.iter().any(|b| b.offset % BLOCK_SIZE != 0);
         }
@@ -232,8 +262,8 @@ impl ObjectBlocks {
         if self.unaligned {
             return self.order.iter().find_map(word_of);
         }
-        let block = self.index.get(&((offset >> BLOCK_POWER) << BLOCK_POWER))?;
-        word_of(&self.order[*block])
+        let block = self.position((offset >> BLOCK_POWER) << BLOCK_POWER)?;
+        word_of(&self.order[block])
     }
 }
 
@@ -285,10 +315,11 @@ impl OpenShard {
         &self.blocks.order
     }
 
-    /// Forgets the blocks the current call cached: a call that leaves its
-    /// work to Yioop's PHP leaves the object as it found it.
-    pub fn roll_back_call(&mut self) {
-        self.blocks.roll_back_call();
+    /// Forgets the blocks call `call` (the caller's count, as given to
+    /// `ShardFile::new`) cached: a call that leaves its work to Yioop's PHP
+    /// leaves the object as it found it.
+    pub fn roll_back_call(&mut self, call: u64) {
+        self.blocks.roll_back_call(call);
     }
 }
 
@@ -301,12 +332,6 @@ fn keep_open(inode: (u64, u64), file: &Rc<File>) {
         open.retain(|_, f| Rc::strong_count(f) > 1 || f.metadata().is_ok_and(|m| m.nlink() > 0));
         open.insert(inode, file.clone());
     });
-}
-
-/// Ends the caller's current call: the next view of an object starts a
-/// new one.
-pub fn end_call() {
-    CALL.with(|c| c.set(c.get() + 1));
 }
 
 /// Closes the descriptors no object uses: at each request's start, when the
@@ -326,11 +351,11 @@ pub struct ShardFile<'a> {
 }
 
 impl<'a> ShardFile<'a> {
-    /// `len` is the object's `$this->file_len`.
-    pub fn new(len: i64, open: &'a RefCell<OpenShard>) -> ShardFile<'a> {
+    /// `len` is the object's `$this->file_len`; `call` numbers the
+    /// caller's call, so that what it cached can be taken back.
+    pub fn new(len: i64, open: &'a RefCell<OpenShard>, call: u64) -> ShardFile<'a> {
         let (file, fresh) = {
             let mut open = open.borrow_mut();
-            let call = CALL.with(Cell::get);
             if open.blocks.call_start.0 != call {
                 open.blocks.call_start = (call, open.blocks.resets, open.blocks.order.len());
             }
@@ -496,6 +521,15 @@ mod tests {
     use std::io::Write;
     use std::path::PathBuf;
 
+    thread_local! {
+        /// The tests' call count: each `end_call` starts a new call.
+        static CALL: Cell<u64> = const { Cell::new(1) };
+    }
+
+    fn end_call() {
+        CALL.with(|c| c.set(c.get() + 1));
+    }
+
     struct TempFile(PathBuf);
 
     impl TempFile {
@@ -530,7 +564,7 @@ mod tests {
         }
 
         fn file(&self) -> ShardFile<'_> {
-            ShardFile::new(self.len, &self.open)
+            ShardFile::new(self.len, &self.open, CALL.with(Cell::get))
         }
     }
 
@@ -649,7 +683,7 @@ mod tests {
         let f = object.file();
         assert_eq!(f.word(8192).unwrap(), Word::Int(2048));
         assert_eq!(f.read_block(6, true, |b| b.len()).unwrap(), Some(4096));
-        object.open.borrow_mut().roll_back_call();
+        object.open.borrow_mut().roll_back_call(CALL.with(Cell::get));
         let offsets: Vec<i64> = object.open.borrow().cached_blocks().iter().map(|b| b.offset).collect();
         assert_eq!(offsets, vec![0]);
         assert!(!object.open.borrow().blocks.unaligned);
