@@ -7,21 +7,16 @@
  */
 namespace yioop_codec\bench;
 
+require_once __DIR__ . "/zipf.php";
+
 final class Corpus
 {
     public const VOCABULARY = 50000;
-    private array $cumulative = [];
+    private Zipf $zipf;
 
     public function __construct(private int $seed)
     {
-        $sum = 0.0;
-        for ($rank = 1; $rank <= self::VOCABULARY; $rank++) {
-            $sum += 1.0 / $rank;
-            $this->cumulative[] = $sum;
-        }
-        foreach ($this->cumulative as $i => $c) {
-            $this->cumulative[$i] = $c / $sum;
-        }
+        $this->zipf = new Zipf(self::VOCABULARY);
     }
 
     public static function word(int $rank): string
@@ -29,22 +24,6 @@ final class Corpus
         return "w$rank";
     }
 
-    /** Zipf rank (1-based) of one draw. */
-    private function zipfRank(): int
-    {
-        $u = mt_rand() / mt_getrandmax();
-        $low = 0;
-        $high = self::VOCABULARY - 1;
-        while ($low < $high) {
-            $mid = ($low + $high) >> 1;
-            if ($this->cumulative[$mid] < $u) {
-                $low = $mid + 1;
-            } else {
-                $high = $mid;
-            }
-        }
-        return $low + 1;
-    }
 
     private static function key(string $what): string
     {
@@ -67,7 +46,7 @@ final class Corpus
             $words = [];
             $length = mt_rand(100, 1000);
             for ($position = 0; $position < $length; $position++) {
-                $words[self::word($this->zipfRank())][] = $position;
+                $words[self::word($this->zipf->rank())][] = $position;
             }
             $meta = ["info:" . rtrim(strtr(base64_encode($hash_url), "+/", "-_"), "="),
                 "site:" . parse_url($url, PHP_URL_HOST), "media:text", "lang:en"];
@@ -86,7 +65,7 @@ final class Corpus
                 $target = "https://host" . mt_rand(0, 999) . ".example/page" . mt_rand(0, $d - 1);
                 $anchor = [];
                 for ($position = 0, $n = mt_rand(1, 6); $position < $n; $position++) {
-                    $anchor[self::word($this->zipfRank())][] = $position;
+                    $anchor[self::word($this->zipf->rank())][] = $position;
                 }
                 yield [self::key("link$d-$l") . self::key($target) . self::key("info:$target"),
                     $summary_offset, $anchor, ["link:" . $target], false, []];

@@ -8,6 +8,10 @@
  */
 namespace yioop_codec\live;
 
+use yioop_codec\bench\Zipf;
+
+require_once __DIR__ . "/../../bench/e2e/zipf.php";
+
 final class StockCorpus
 {
     public const VOCABULARY = 6000;
@@ -15,18 +19,11 @@ final class StockCorpus
     public const PHRASE = "open source search engine";
     private const CONSONANTS = "bdfgklmnprstvz";
     private const VOWELS = "aeiou";
-    private array $cumulative = [];
+    private Zipf $zipf;
 
     public function __construct(private int $seed)
     {
-        $sum = 0.0;
-        for ($rank = 1; $rank <= self::VOCABULARY; $rank++) {
-            $sum += 1.0 / $rank;
-            $this->cumulative[] = $sum;
-        }
-        foreach ($this->cumulative as $i => $c) {
-            $this->cumulative[$i] = $c / $sum;
-        }
+        $this->zipf = new Zipf(self::VOCABULARY);
     }
 
     /** The word of frequency rank $rank (1 = commonest): two or more syllables. */
@@ -87,23 +84,9 @@ final class StockCorpus
     {
         $words = [];
         while ($count-- > 0) {
-            $words[] = self::word($this->zipfRank());
+            $words[] = self::word($this->zipf->rank());
         }
         return implode(" ", $words);
     }
 
-    private function zipfRank(): int
-    {
-        $u = mt_rand() / mt_getrandmax();
-        [$low, $high] = [0, self::VOCABULARY - 1];
-        while ($low < $high) {
-            $mid = ($low + $high) >> 1;
-            if ($this->cumulative[$mid] < $u) {
-                $low = $mid + 1;
-            } else {
-                $high = $mid;
-            }
-        }
-        return $low + 1;
-    }
 }
