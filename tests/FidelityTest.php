@@ -25,7 +25,8 @@ require_once __DIR__ . "/fidelity/scenarios.php";
  * Where Yioop's loop never returns, the native call throws a ValueError.
  *
  * With YIOOP_DIR set, the same scenarios are recorded afresh from that
- * tree first (FIDELITY_MUTANTS sets how many damaged shards; 24 by default).
+ * tree first (FIDELITY_MUTANTS=N tries the first N damaged shards; by
+ * default 26 of them).
  */
 class FidelityTest extends TestCase
 {

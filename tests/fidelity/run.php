@@ -141,14 +141,15 @@ function runSteps(string $mode, array $steps, string $work): array
                 file_put_contents($path($step[1]), source($step[2]));
                 break;
             case "rewrite":
-                clearstatcache();
-                $mtime = filemtime($path($step[1]));
+                // touch -r keeps the nanoseconds PHP's touch() would drop, as cp -p does.
+                $reference = escapeshellarg($path($step[1]) . ".times");
+                exec("touch -r " . escapeshellarg($path($step[1])) . " $reference");
                 $fh = fopen($path($step[1]), "r+");
                 fwrite($fh, source($step[2]));
                 ftruncate($fh, strlen(source($step[2])));
                 fclose($fh);
                 if ($step[3]) {
-                    touch($path($step[1]), $mtime);
+                    exec("touch -r $reference " . escapeshellarg($path($step[1])));
                 }
                 break;
             case "replace":
