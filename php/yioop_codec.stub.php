@@ -167,34 +167,41 @@ namespace yioop_codec {
 
 namespace yioop_codec\shard {
     /*
-     * Yioop's IndexShard methods that read a shard from disk, natively.
-     * Each takes the IndexShard object first, then the method's own
-     * parameters, and returns what the method returns; php/yioop-integrate.php
-     * makes the methods call them. Blocks come from a cache shared by all
-     * shard objects on a file, keyed by the file's identity. Damaged files
-     * where Yioop throws or never returns give a ValueError.
+     * Yioop's IndexShard methods, natively. Each takes the IndexShard
+     * object first, then the method's own parameters, and returns what the
+     * method returns; php/yioop-integrate.php makes the methods call them.
+     * Each returns null instead ("declines"), having changed nothing
+     * Yioop's PHP would see, for what it leaves to Yioop's PHP: an argument
+     * that is not an int where Yioop does arithmetic on it, a property or
+     * configuration constant of a type Yioop does not keep there, and
+     * anything on which Yioop's PHP warns or throws (a damaged file); the
+     * switched method then runs its own PHP. An object's file is opened as
+     * Yioop opens it (its native state found again by the object), and
+     * blocks are shared between the objects that opened the same version of
+     * a file. Only where Yioop's search would never return is there a
+     * ValueError.
      */
 
     /** IndexShard::readBlockShardAtOffset: up to 4 KiB from $bytes, or false. */
-    function readBlockShardAtOffset(object $shard, int $bytes, bool $cache = true): string|false {}
+    function readBlockShardAtOffset(object $shard, mixed $bytes, bool $cache = true): string|false|null {}
 
     /** IndexShard::getShardSubstring: $len bytes of the file from $offset. */
-    function getShardSubstring(object $shard, int $offset, int $len, bool $cache = true): string {}
+    function getShardSubstring(object $shard, mixed $offset, mixed $len, bool $cache = true): ?string {}
 
-    /** IndexShard::getShardWord: the 32-bit word at $offset; false past the file, null off a word boundary. */
-    function getShardWord(object $shard, int $offset): int|false|null {}
+    /** IndexShard::getShardWord: the 32-bit word at $offset; false past the file. */
+    function getShardWord(object $shard, mixed $offset): int|false|null {}
 
     /** IndexShard::getWordDocsWord: getShardWord() within the posting lists. */
-    function getWordDocsWord(object $shard, int $offset): int|false|null {}
+    function getWordDocsWord(object $shard, mixed $offset): int|false|null {}
 
     /** IndexShard::getWordDocsSubstring: bytes of the posting lists ($len <= 0: all). */
-    function getWordDocsSubstring(object $shard, int $offset = 0, int $len = 0, bool $cache = true): string {}
+    function getWordDocsSubstring(object $shard, mixed $offset = 0, mixed $len = 0, bool $cache = true): ?string {}
 
     /** IndexShard::getDocInfoSubstring: bytes of the document records ($len <= 0: all). */
-    function getDocInfoSubstring(object $shard, int $offset = 0, int $len = 0, bool $cache = false): string {}
+    function getDocInfoSubstring(object $shard, mixed $offset = 0, mixed $len = 0, bool $cache = false): ?string {}
 
     /** IndexShard::getDocIndexOfPostingAtOffset: doc index of the posting holding word $current. */
-    function getDocIndexOfPostingAtOffset(object $shard, int $current): int {}
+    function getDocIndexOfPostingAtOffset(object $shard, mixed $current): ?int {}
 
     /**
      * IndexShard::getPostingAtOffset: the posting holding word $current.
@@ -202,33 +209,34 @@ namespace yioop_codec\shard {
      * @param int $posting_start set to its first word
      * @param int $posting_end set to its last word
      */
-    function getPostingAtOffset(object $shard, int $current, int &$posting_start, int &$posting_end): string {}
+    function getPostingAtOffset(object $shard, mixed $current, mixed &$posting_start, mixed &$posting_end): ?string {}
 
     /**
      * IndexShard::nextPostingOffsetDocOffset: galloping search for the first
      * posting reaching $doc_offset.
      *
-     * @return array{0: int, 1: int}|false [posting byte offset, doc offset]
+     * @return array{0: int, 1: int}|false|null [posting byte offset, doc offset]
      */
-    function nextPostingOffsetDocOffset(object $shard, int $start_offset, int $end_offset, int $doc_offset, int $direction = 1): array|false {}
+    function nextPostingOffsetDocOffset(object $shard, mixed $start_offset, mixed $end_offset, mixed $doc_offset, mixed $direction = 1): array|false|null {}
 
     /**
      * IndexShard::getWordInfo for a raw word id, loading the header first as
      * getShardHeader() does.
      *
-     * @return array{0: int|null, 1: int, 2: int, 3: string}|false [first offset, last offset, count, id]
+     * @return array{0: int, 1: int, 2: int, 3: string}|false|null [first offset, last offset, count, id]
      */
-    function getWordInfo(object $shard, string $word_id, bool $raw = false): array|false {}
+    function getWordInfo(object $shard, mixed $word_id, bool $raw = false): array|false|null {}
 
     /**
      * IndexShard::postingsSliceAscending: up to $len documents' postings
      * from $next_offset on, each made into makeItem's item array (keyed by
      * doc id), scored with Yioop's configuration constants as they are at
-     * the call. Integrated only for int arguments.
+     * the call (ints, floats for the weights, or numeric strings, as Yioop's
+     * installer writes them).
      *
      * @param int $next_offset set to where the next slice starts
      */
-    function postingsSliceAscending(object $shard, int $start_offset, int &$next_offset, int $last_offset, int $len): array {}
+    function postingsSliceAscending(object $shard, mixed $start_offset, mixed &$next_offset, mixed $last_offset, mixed $len): ?array {}
 
     /**
      * IndexShard::postingsSliceDescending: postingsSliceAscending() walking
@@ -236,7 +244,7 @@ namespace yioop_codec\shard {
      *
      * @param int $next_offset set to where the next slice starts
      */
-    function postingsSliceDescending(object $shard, int $start_offset, int &$next_offset, int $last_offset, int $len): array {}
+    function postingsSliceDescending(object $shard, mixed $start_offset, mixed &$next_offset, mixed $last_offset, mixed $len): ?array {}
 
     /**
      * IndexShard::addDocumentWords: adds one document's words to the

@@ -334,7 +334,7 @@ shard_function!(READ_BLOCK, read_block_handler, "readBlockShardAtOffset", [Param
     with_file(&mut shard, false_zval, |file| Ok(file.read_block(bytes, cache, bytes_zval)?.unwrap_or_else(false_zval)))
 });
 
-shard_function!(SUBSTRING, substring_handler, "getShardSubstring", [Param::Value("offset"), Param::Value("len"), Param::Bool("cache", "true")], DataType::String, |args| {
+shard_function!(SUBSTRING, substring_handler, "getShardSubstring", [Param::Value("offset"), Param::Value("len"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
     let cache = args.flag(3, true);
     let (offset, len) = (int_arg(args, 1)?, int_arg(args, 2)?);
     let mut shard = Shard::of(args.take(0), SUBSTRING.name)?;
@@ -374,15 +374,15 @@ fn section_substring(args: &mut raw::Args, name: &'static str, base_field: &'sta
     with_file(&mut shard, || bytes_zval(b""), |file| Ok(bytes_zval(&file.substring(start, len, cache)?)))
 }
 
-shard_function!(WORD_DOCS_SUBSTRING, word_docs_substring_handler, "getWordDocsSubstring", [Param::Int("offset", "0"), Param::Int("len", "0"), Param::Bool("cache", "true")], DataType::String, |args| {
+shard_function!(WORD_DOCS_SUBSTRING, word_docs_substring_handler, "getWordDocsSubstring", [Param::Optional("offset", "0"), Param::Optional("len", "0"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
     section_substring(args, WORD_DOCS_SUBSTRING.name, "word_doc_offset", "word_docs_len", true)
 });
 
-shard_function!(DOC_INFO_SUBSTRING, doc_info_substring_handler, "getDocInfoSubstring", [Param::Int("offset", "0"), Param::Int("len", "0"), Param::Bool("cache", "false")], DataType::String, |args| {
+shard_function!(DOC_INFO_SUBSTRING, doc_info_substring_handler, "getDocInfoSubstring", [Param::Optional("offset", "0"), Param::Optional("len", "0"), Param::Bool("cache", "false")], DataType::Mixed, |args| {
     section_substring(args, DOC_INFO_SUBSTRING.name, "doc_info_offset", "docids_len", false)
 });
 
-shard_function!(DOC_INDEX_AT, doc_index_at_handler, "getDocIndexOfPostingAtOffset", [Param::Value("current")], DataType::Long, |args| {
+shard_function!(DOC_INDEX_AT, doc_index_at_handler, "getDocIndexOfPostingAtOffset", [Param::Value("current")], DataType::Mixed, |args| {
     let current = int_arg(args, 1)?;
     let mut shard = Shard::of(args.take(0), DOC_INDEX_AT.name)?;
     // Every word reads false: docIndexModified9(false).
@@ -390,7 +390,7 @@ shard_function!(DOC_INDEX_AT, doc_index_at_handler, "getDocIndexOfPostingAtOffse
     with_word_docs(&mut shard, missing, |docs| Ok(long_zval(docs.doc_index_at(current)?)))
 });
 
-shard_function!(POSTING_AT, posting_at_handler, "getPostingAtOffset", [Param::Value("current"), Param::Reference("posting_start"), Param::Reference("posting_end")], DataType::String, |args| {
+shard_function!(POSTING_AT, posting_at_handler, "getPostingAtOffset", [Param::Value("current"), Param::Reference("posting_start"), Param::Reference("posting_end")], DataType::Mixed, |args| {
     let current = int_arg(args, 1)?;
     let mut shard = Shard::of(args.take(0), POSTING_AT.name)?;
     let no_file = crate::shard::postings::PostingAt { bytes: vec![0; 4], start: current, end: current };
@@ -407,7 +407,7 @@ shard_function!(POSTING_AT, posting_at_handler, "getPostingAtOffset", [Param::Va
     Ok(bytes)
 });
 
-shard_function!(NEXT_POSTING, next_posting_handler, "nextPostingOffsetDocOffset", [Param::Value("start_offset"), Param::Value("end_offset"), Param::Value("doc_offset"), Param::Int("direction", "1")], DataType::Mixed, |args| {
+shard_function!(NEXT_POSTING, next_posting_handler, "nextPostingOffsetDocOffset", [Param::Value("start_offset"), Param::Value("end_offset"), Param::Value("doc_offset"), Param::Optional("direction", "1")], DataType::Mixed, |args| {
     let ascending = optional_int(args, 4, ASCENDING)? == ASCENDING;
     let (start, end, doc) = (int_arg(args, 1)?, int_arg(args, 2)?, int_arg(args, 3)?);
     let mut shard = Shard::of(args.take(0), NEXT_POSTING.name)?;

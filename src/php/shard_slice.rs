@@ -257,11 +257,11 @@ fn item_zval(item: Item<ZBox<ZendStr>>, generation: &Zval) -> Zval {
     array_zval(array)
 }
 
-shard_function!(SLICE_ASCENDING, slice_ascending_handler, "postingsSliceAscending", [Param::Value("start_offset"), Param::Reference("next_offset"), Param::Value("last_offset"), Param::Value("len")], DataType::Array, |args| {
+shard_function!(SLICE_ASCENDING, slice_ascending_handler, "postingsSliceAscending", [Param::Value("start_offset"), Param::Reference("next_offset"), Param::Value("last_offset"), Param::Value("len")], DataType::Mixed, |args| {
     slice_call(args, &SLICE_ASCENDING, true)
 });
 
-shard_function!(SLICE_DESCENDING, slice_descending_handler, "postingsSliceDescending", [Param::Value("start_offset"), Param::Reference("next_offset"), Param::Value("last_offset"), Param::Value("len")], DataType::Array, |args| {
+shard_function!(SLICE_DESCENDING, slice_descending_handler, "postingsSliceDescending", [Param::Value("start_offset"), Param::Reference("next_offset"), Param::Value("last_offset"), Param::Value("len")], DataType::Mixed, |args| {
     slice_call(args, &SLICE_DESCENDING, false)
 });
 
