@@ -357,7 +357,6 @@ fn with_word_docs(shard: &mut Shard, missing: impl FnOnce() -> Zval, read: impl 
 shard_function!(WORD_DOCS_WORD, word_docs_word_handler, "getWordDocsWord", [Param::Value("offset")], DataType::Mixed, |args| {
     let offset = int_arg(args, 1)?;
     let mut shard = Shard::of(args.take(0), WORD_DOCS_WORD.name)?;
-    shard.offset_from("word_doc_offset", offset)?;
     with_word_docs(&mut shard, false_zval, |docs| Ok(word_zval(docs.word(offset)?)))
 });
 

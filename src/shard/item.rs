@@ -89,7 +89,7 @@ pub struct DocInfos<'a> {
 impl DocInfos<'_> {
     /// `getDocInfoSubstring($offset, $len)`, uncached as Yioop's default.
     pub fn substring(&self, offset: i64, len: i64) -> Result<Vec<u8>> {
-        self.file.substring(self.base.wrapping_add(offset), len, false)
+        self.file.substring(self.base.checked_add(offset).ok_or(ShardError::IntOverflow)?, len, false)
     }
 }
 

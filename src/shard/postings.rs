@@ -41,12 +41,12 @@ pub struct PostingAt {
 impl WordDocs<'_> {
     /// `getWordDocsWord`: the word at byte offset `offset`.
     pub fn word(&self, offset: i64) -> Result<Word> {
-        self.file.word(self.base.wrapping_add(offset))
+        self.file.word(self.base.checked_add(offset).ok_or(ShardError::IntOverflow)?)
     }
 
     /// `getWordDocsSubstring`, `len` already defaulted.
     pub fn substring(&self, offset: i64, len: i64, cache: bool) -> Result<Vec<u8>> {
-        self.file.substring(self.base.wrapping_add(offset), len, cache)
+        self.file.substring(self.base.checked_add(offset).ok_or(ShardError::IntOverflow)?, len, cache)
     }
 
     /// The first word of the posting that word `current` belongs to.
