@@ -66,7 +66,7 @@ class FidelityTest extends TestCase
         }
         $yioop = self::recorded()[$name] ?? null;
         $this->assertNotNull($yioop, "scenario '$name' is recorded (tests/live/record-fidelity.php)");
-        $settings = ["-n", "-d", "extension=" . self::loadedSo()];
+        $settings = ["-n", "-d", "extension=" . LoadedExtension::path()];
         foreach (["yioop.format", "yioop.opencl", "yioop.opencl_min_length"] as $setting) {
             array_push($settings, "-d", "$setting=" . ini_get($setting)); // this run's mode
         }
@@ -127,7 +127,7 @@ class FidelityTest extends TestCase
             . ($yioop["threw"] ?? "") . "), and the native call did not decline");
         $this->assertSame($yioop["result"] ?? null, $native["result"] ?? null, "$what: result");
         $this->assertSame($yioop["refs"], $native["refs"], "$what: by-reference arguments");
-        $this->assertSame($native["threw"] ?? null, null, "$what: " . ($native["message"] ?? ""));
+        $this->assertNull($native["threw"] ?? null, "$what: " . ($native["message"] ?? ""));
         $this->assertSame($yioop["warnings"], $native["warnings"], "$what: warnings");
         $this->assertSame($yioop["state"], $native["state"], "$what: the object's state");
     }
@@ -136,12 +136,5 @@ class FidelityTest extends TestCase
     private static function cache(array $outcome): array
     {
         return [$outcome["fh"], $outcome["blocks"], $outcome["blocks_words"]];
-    }
-
-    private static function loadedSo(): string
-    {
-        preg_match('#\S*libyioop_codec\S*\.so\b#', (string)file_get_contents('/proc/self/maps'), $m)
-            || preg_match('#\S*yioop_codec\.so\b#', (string)file_get_contents('/proc/self/maps'), $m);
-        return $m[0] ?? '';
     }
 }

@@ -132,14 +132,6 @@ class OpenClTest extends TestCase
         $this->assertArrayNotHasKey('OpenCL last error', $info);
     }
 
-    /** This build's .so, as mapped into this process. */
-    private static function loadedSo(): string
-    {
-        preg_match('#\S*libyioop_codec\S*\.so\b#', (string)file_get_contents('/proc/self/maps'), $m)
-            || preg_match('#\S*yioop_codec\.so\b#', (string)file_get_contents('/proc/self/maps'), $m);
-        return $m[0] ?? '';
-    }
-
     /**
      * A PHP process with only $env for environment and OpenCL on: its exit
      * status, its decode of [1,2,3], and its phpinfo reason.
@@ -149,7 +141,7 @@ class OpenClTest extends TestCase
         $code = '$o = 0; echo json_encode(decodeModified9(encodeModified9([1, 2, 3]), $o)), "\n";'
             . ' ob_start(); phpinfo(INFO_MODULES); $t = ob_get_clean();'
             . ' preg_match("/^OpenCL off because => (.*)$/m", $t, $m); echo $m[1] ?? "", "\n";';
-        $cmd = [PHP_BINARY, '-n', '-d', 'extension=' . self::loadedSo(), '-d', 'yioop.opencl=on',
+        $cmd = [PHP_BINARY, '-n', '-d', 'extension=' . LoadedExtension::path(), '-d', 'yioop.opencl=on',
             '-d', 'yioop.opencl_min_length=0', '-r', $code];
         $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, $env);
         $out = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
