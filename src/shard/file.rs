@@ -175,7 +175,6 @@ impl Hasher for IntHasher {
 type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
 
 /// One cached block of an object, as Yioop's `$this->blocks[$bytes]`.
-#[derive(Clone)]
 pub struct ObjectBlock {
     pub offset: i64,
     pub bytes: Block,
