@@ -12,7 +12,9 @@
 //! - [`phpnum`]: PHP's int arithmetic, overflow to float, `(int)` casts.
 //! - [`dispatch`]: scalar or OpenCL, per call; `opencl`: the device side.
 //! - `prefetch`: the cache-line hint that the scattered-read loops share.
+//! - [`archive`]: web archive records (summaries) read and inflated.
 
+pub mod archive;
 pub mod delta;
 pub mod dispatch;
 pub mod modified9;

@@ -283,22 +283,7 @@ impl OpenShard {
     /// Ok(None) where there is no such file (Yioop's read gives false), an
     /// error where it cannot be opened (PHP's fopen warns).
     pub fn open(path: &Path) -> std::io::Result<Option<OpenShard>> {
-        let metadata = match std::fs::metadata(path) {
-            Ok(metadata) => metadata,
-            Err(_) => return Ok(None),
-        };
-        let mut version = Version::from_metadata(&metadata);
-        let file = match OPEN_FILES.with(|o| o.borrow().get(&version.inode()).cloned()) {
-            Some(file) => file,
-            None => {
-                let file = File::open(path)?;
-                // The path may name another inode by now: the one opened counts.
-                version = Version::from_metadata(&file.metadata()?);
-                let file = Rc::new(file);
-                keep_open(version.inode(), &file);
-                file
-            }
-        };
+        let Some((file, version)) = shared_descriptor(path)? else { return Ok(None) };
         Ok(Some(OpenShard { file, version, shared: shared_blocks(version), blocks: ObjectBlocks::default(), fresh: Cell::new(true) }))
     }
 
@@ -320,6 +305,31 @@ impl OpenShard {
     pub fn roll_back_call(&mut self, call: u64) {
         self.blocks.roll_back_call(call);
     }
+}
+
+/// What `fopen(path, "r")` would open now, as the descriptor every reader
+/// of that inode shares, with the version `stat` gives: Ok(None) where
+/// there is no such file, an error where it cannot be opened. Reads through
+/// it give what a fresh handle's reads would (the web archive's reads,
+/// `crate::archive`, use it too).
+pub fn shared_descriptor(path: &Path) -> std::io::Result<Option<(Rc<File>, Version)>> {
+    let metadata = match std::fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(_) => return Ok(None),
+    };
+    let mut version = Version::from_metadata(&metadata);
+    let file = match OPEN_FILES.with(|o| o.borrow().get(&version.inode()).cloned()) {
+        Some(file) => file,
+        None => {
+            let file = File::open(path)?;
+            // The path may name another inode by now: the one opened counts.
+            version = Version::from_metadata(&file.metadata()?);
+            let file = Rc::new(file);
+            keep_open(version.inode(), &file);
+            file
+        }
+    };
+    Ok(Some((file, version)))
 }
 
 /// Keeps `file` open for the objects that open `inode` after; descriptors
