@@ -294,6 +294,18 @@ namespace yioop_codec\shard {
     function outputPostingLists(object $shard, mixed $fh = null, mixed $with_logging = false): ?bool {}
 }
 
+namespace yioop_codec\archive {
+    /**
+     * WebArchive::getObjects with Yioop's GzipCompressor: the $num objects
+     * from byte $offset, each [offset after it, @unserialize()d record], and
+     * `iterator_pos` moved when $next_flag; a handle $fh is read through its
+     * descriptor and left where Yioop's reads leave it. Null, having
+     * changed nothing, for what Yioop's PHP is left to do (see
+     * php/README.md, "Web archive").
+     */
+    function getObjects(object $archive, mixed $offset, mixed $num, mixed $next_flag, mixed $fh, mixed $max_size): ?array {}
+}
+
 namespace seekquarry\yioop\library {
     /**
      * The functions Yioop leaves undefined when this extension is loaded are

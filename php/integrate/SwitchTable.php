@@ -93,6 +93,17 @@ final class SwitchTable
                     'declines_void'],
             ],
         ],
+        'WebArchive' => [
+            'file' => 'src/library/WebArchive.php',
+            'namespace' => 'seekquarry\\yioop\\library',
+            'native' => 'yioop_codec\\archive',
+            // The native reads reproduce WebArchive's own open() and
+            // close(), which a subclass may override.
+            'when' => ['static::class === self::class'],
+            'methods' => [
+                'getObjects' => ['b305076897940cae', 'declines'],
+            ],
+        ],
     ];
 
     /**

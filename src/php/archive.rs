@@ -1,0 +1,247 @@
+//! `yioop_codec\archive\getObjects($archive, $offset, $num, $next_flag,
+//! $fh, $max_size)`: `WebArchive::getObjects` with a `GzipCompressor`, the
+//! records read and inflated natively (`crate::archive`) and each one
+//! unserialized by PHP's own `unserialize`, called as Yioop calls it
+//! (`@unserialize`). `php/yioop-integrate.php` makes Yioop's method call it.
+//!
+//! It gives Yioop's result for what it takes, and returns null (declines)
+//! for the rest before changing anything Yioop's PHP would see: arguments
+//! or properties not of the types Yioop keeps there, a string archive, a
+//! compressor other than Yioop's `GzipCompressor`, a handle that is not a
+//! readable, seekable plain file, a negative offset, a file `fopen` would
+//! not open, and every read on which Yioop would log a blank line, read
+//! short or reach the end, or `gzinflate` would warn.
+//!
+//! With no handle it reads through the descriptor the shard reads share for
+//! the file's current inode (`crate::shard::file::shared_descriptor`)
+//! instead of opening the file every call; with one, through the handle's
+//! own descriptor, and it leaves the handle where Yioop's reads would.
+
+use super::convert::bytes_zval;
+use super::packed::{list_of, pair_of};
+use super::raw::{self, Param, Signature};
+use super::shard::Shard;
+use super::zval::{array_zval, long_of, long_zval};
+use crate::archive::{self as core, inflate, Decline, Records};
+use ext_php_rs::ffi::{zend_call_known_function, zend_fetch_function_str, zend_function, zend_resource, zval};
+use ext_php_rs::flags::DataType;
+use ext_php_rs::types::Zval;
+use ext_php_rs::zend::ExecuteData;
+use std::fs::File;
+use std::mem::ManuallyDrop;
+use std::os::fd::FromRawFd;
+use std::rc::Rc;
+
+/// The class whose `uncompress`/`uncompressInt`/`compressedIntLen` the
+/// native reads reproduce.
+const GZIP_COMPRESSOR: &str = "seekquarry\\yioop\\library\\compressors\\GzipCompressor";
+
+/// php-src's E_FATAL_ERRORS: what `@` leaves of `error_reporting`.
+const E_FATAL_ERRORS: i32 = 1 | 4 | 16 | 64 | 256 | 4096;
+
+/// main/php_streams.h: cast to a file descriptor, without the warning
+/// about buffered data (reads here go around the buffer and reposition the
+/// stream after).
+const PHP_STREAM_AS_FD: i32 = 1;
+const PHP_STREAM_CAST_INTERNAL: i32 = 0x2000_0000;
+/// `php_stream.flags`: a stream that cannot seek.
+const PHP_STREAM_FLAG_NO_SEEK: u32 = 0x1;
+const SEEK_SET: i32 = 0;
+
+extern "C" {
+    fn php_file_le_stream() -> i32;
+    fn php_file_le_pstream() -> i32;
+    fn _php_stream_cast(stream: *mut ext_php_rs::ffi::_php_stream, castas: i32, ret: *mut *mut std::ffi::c_void, show_err: i32) -> i32;
+    fn _php_stream_seek(stream: *mut ext_php_rs::ffi::_php_stream, offset: i64, whence: i32) -> i32;
+    static mut php_stream_stdio_ops: ext_php_rs::ffi::php_stream_ops;
+    fn zend_ini_string(name: *const std::ffi::c_char, name_length: usize, orig: i32) -> *mut std::ffi::c_char;
+}
+
+static GET_OBJECTS: Signature = Signature {
+    name: "yioop_codec\\archive\\getObjects",
+    params: &[Param::Value("archive"), Param::Value("offset"), Param::Value("num"), Param::Value("next_flag"), Param::Value("fh"), Param::Value("max_size")],
+    returns: DataType::Mixed,
+};
+
+extern "C" fn get_objects_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &GET_OBJECTS, |args| Ok(get_objects(args).unwrap_or_else(|Decline| Zval::new())));
+}
+
+/// Where the records are read from: the archive's file, or the caller's
+/// handle (its stream, to leave where Yioop's reads would).
+enum Source {
+    Shared(Rc<File>),
+    Handle(ManuallyDrop<File>, *mut ext_php_rs::ffi::_php_stream),
+}
+
+impl Source {
+    fn file(&self) -> &File {
+        match self {
+            Source::Shared(file) => file,
+            Source::Handle(file, _) => file,
+        }
+    }
+
+    /// Moves a caller's handle to `at`, as Yioop's reads up to there leave it.
+    fn reached(&self, at: i64) {
+        if let Source::Handle(_, stream) = self {
+            unsafe { _php_stream_seek(*stream, at, SEEK_SET) };
+        }
+    }
+}
+
+fn get_objects(args: &mut raw::Args) -> Result<Zval, Decline> {
+    let unserialize = unserialize_function().ok_or(Decline)?;
+    let offset = long_of(args.take(1).dereference()).ok_or(Decline)?;
+    let num = long_of(args.take(2).dereference()).ok_or(Decline)?;
+    let next_flag = args.flag(3, true);
+    let limit = size_limit(args.take(5).dereference())?;
+    let fh = args.take(4).dereference();
+    let archive = args.take(0).dereference_mut().object_mut().ok_or(Decline)?;
+    let mut archive = Shard(archive);
+    check_archive(&archive)?;
+    let source = if fh.is_null() || fh.bool() == Some(false) { Source::Shared(archive_file(&archive)?) } else { handle_file(fh)? };
+    if offset < 0 {
+        return Err(Decline); // fseek fails: left to Yioop
+    }
+    let Records { records, end } = core::read_records(source.file(), offset, num, limit)?;
+    let inflated = records.iter().map(|r| inflated_zval(&r.bytes)).collect::<Result<Vec<Zval>, Decline>>()?;
+    // Nothing declines from here on: unserialize may run PHP code.
+    let mut objects = Vec::with_capacity(inflated.len());
+    for (record, text) in records.iter().zip(inflated) {
+        source.reached(record.next);
+        objects.push(pair_of(long_zval(record.next), silent_unserialize(unserialize, text)));
+        if has_exception() {
+            return Ok(Zval::new()); // Yioop's getObjects throws it, iterator untouched
+        }
+    }
+    if num <= 0 {
+        source.reached(offset); // fseek($fh, $offset) and no read
+    }
+    if next_flag {
+        archive.set_property("iterator_pos", long_zval(end));
+    }
+    let mut pairs = objects.into_iter().map(Some).collect::<Vec<_>>();
+    Ok(array_zval(list_of(pairs.len(), |i| array_zval(pairs[i].take().expect("each pair once")))))
+}
+
+/// `$max_size` as the bound `$len < $max_size` compares with: an int, a
+/// float, or a string of decimal digits (the installer writes config
+/// constants as strings). Other values are left to Yioop.
+fn size_limit(value: &Zval) -> Result<i64, Decline> {
+    if let Some(n) = long_of(value) {
+        return Ok(n);
+    }
+    if let Some(f) = value.double() {
+        // For an int len, len < f exactly when len < ceil(f).
+        return if f.is_nan() { Err(Decline) } else { Ok(f.ceil().clamp(i64::MIN as f64, i64::MAX as f64) as i64) };
+    }
+    let s = value.zend_str().ok_or(Decline)?.as_bytes();
+    let digits = s.strip_prefix(b"-").unwrap_or(s);
+    if digits.is_empty() || digits.len() > 18 || !digits.iter().all(u8::is_ascii_digit) {
+        return Err(Decline);
+    }
+    let n: i64 = std::str::from_utf8(digits).map_err(|_| Decline)?.parse().map_err(|_| Decline)?;
+    Ok(if s[0] == b'-' { -n } else { n })
+}
+
+/// The archive is on disk and reads with Yioop's `GzipCompressor`.
+fn check_archive(archive: &Shard) -> Result<(), Decline> {
+    let is_string = archive.property("is_string").ok_or(Decline)?;
+    if !(is_string.is_null() || is_string.bool() == Some(false)) {
+        return Err(Decline);
+    }
+    let compressor = archive.property("compressor").and_then(Zval::object).ok_or(Decline)?;
+    if compressor.get_class_entry().name() != Some(GZIP_COMPRESSOR) {
+        return Err(Decline);
+    }
+    Ok(())
+}
+
+/// What `fopen($this->filename, "r")` opens: a plain path only, and not
+/// where `open_basedir` has a say.
+fn archive_file(archive: &Shard) -> Result<Rc<File>, Decline> {
+    let name = archive.property("filename").and_then(Zval::zend_str).ok_or(Decline)?.as_bytes();
+    if name.is_empty() || name.contains(&0) || name.windows(3).any(|w| w == b"://") || open_basedir_set() {
+        return Err(Decline);
+    }
+    let path = std::path::Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(name));
+    match crate::shard::file::shared_descriptor(path) {
+        Ok(Some((file, _))) => Ok(file),
+        _ => Err(Decline), // fopen would warn
+    }
+}
+
+fn open_basedir_set() -> bool {
+    let name = b"open_basedir";
+    let value = unsafe { zend_ini_string(name.as_ptr().cast(), name.len(), 0) };
+    !value.is_null() && unsafe { *value } != 0
+}
+
+/// The caller's handle: an open, readable, seekable plain-file stream
+/// without read filters; read through its descriptor.
+fn handle_file(fh: &Zval) -> Result<Source, Decline> {
+    let resource: *mut zend_resource = fh.resource().ok_or(Decline)?;
+    let stream = unsafe {
+        let kind = (*resource).type_;
+        if kind != php_file_le_stream() && kind != php_file_le_pstream() {
+            return Err(Decline);
+        }
+        (*resource).ptr.cast::<ext_php_rs::ffi::_php_stream>()
+    };
+    let readable = unsafe {
+        let s = &*stream;
+        let mode = std::ffi::CStr::from_ptr(s.mode.as_ptr()).to_bytes();
+        std::ptr::eq(s.ops, std::ptr::addr_of!(php_stream_stdio_ops))
+            && s.readfilters.head.is_null()
+            && s.flags & PHP_STREAM_FLAG_NO_SEEK == 0
+            && (mode.first() == Some(&b'r') || mode.contains(&b'+'))
+    };
+    if !readable {
+        return Err(Decline);
+    }
+    let mut fd: i32 = -1;
+    let cast = unsafe { _php_stream_cast(stream, PHP_STREAM_AS_FD | PHP_STREAM_CAST_INTERNAL, std::ptr::from_mut(&mut fd).cast(), 0) };
+    if cast != 0 || fd < 0 {
+        return Err(Decline);
+    }
+    // The stream owns the descriptor: borrowed, never closed here.
+    Ok(Source::Handle(ManuallyDrop::new(unsafe { File::from_raw_fd(fd) }), stream))
+}
+
+/// A record's inflated bytes as a PHP string (Yioop's `$file`).
+fn inflated_zval(record: &[u8]) -> Result<Zval, Decline> {
+    let len = inflate::inflated_len(record)?;
+    let mut out = vec![0u8; len];
+    inflate::inflate_into(record, &mut out)?;
+    Ok(bytes_zval(&out))
+}
+
+/// PHP's `unserialize` (None where disabled: Yioop's call would fail).
+fn unserialize_function() -> Option<*mut zend_function> {
+    let name = b"unserialize";
+    let function = unsafe { zend_fetch_function_str(name.as_ptr().cast(), name.len()) };
+    (!function.is_null()).then_some(function)
+}
+
+/// `@unserialize($text)`: PHP's own function, its notices silenced as `@`
+/// silences them (an error handler still sees them, as with `@`).
+fn silent_unserialize(function: *mut zend_function, mut text: Zval) -> Zval {
+    let mut result = Zval::new();
+    unsafe {
+        let eg = std::ptr::addr_of_mut!(ext_php_rs::ffi::executor_globals);
+        let saved = (*eg).error_reporting;
+        (*eg).error_reporting = saved & E_FATAL_ERRORS;
+        zend_call_known_function(function, std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::from_mut(&mut result).cast::<zval>(), 1, std::ptr::from_mut(&mut text).cast::<zval>(), std::ptr::null_mut());
+        (*eg).error_reporting = saved;
+    }
+    result
+}
+
+fn has_exception() -> bool {
+    unsafe { !ext_php_rs::ffi::executor_globals.exception.is_null() }
+}
+
+pub fn register(module: ext_php_rs::builders::ModuleBuilder) -> ext_php_rs::builders::ModuleBuilder {
+    module.function(GET_OBJECTS.function(get_objects_handler))
+}
