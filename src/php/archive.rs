@@ -17,7 +17,7 @@
 //! instead of opening the file every call; with one, through the handle's
 //! own descriptor, and it leaves the handle where Yioop's reads would.
 
-use super::convert::bytes_zval;
+use super::convert::string_zval_with;
 use super::packed::{list_of, pair_of};
 use super::raw::{self, Param, Signature};
 use super::shard::Shard;
@@ -209,12 +209,18 @@ fn handle_file(fh: &Zval) -> Result<Source, Decline> {
     Ok(Source::Handle(ManuallyDrop::new(unsafe { File::from_raw_fd(fd) }), stream))
 }
 
-/// A record's inflated bytes as a PHP string (Yioop's `$file`).
+/// A record's inflated bytes as a PHP string (Yioop's `$file`), inflated
+/// straight into the string.
 fn inflated_zval(record: &[u8]) -> Result<Zval, Decline> {
     let len = inflate::inflated_len(record)?;
-    let mut out = vec![0u8; len];
-    inflate::inflate_into(record, &mut out)?;
-    Ok(bytes_zval(&out))
+    let mut done = Err(Decline);
+    let text = string_zval_with(len, |out| {
+        out.fill(std::mem::MaybeUninit::new(0));
+        // Initialised just above.
+        let out = unsafe { &mut *(std::ptr::from_mut(out) as *mut [u8]) };
+        done = inflate::inflate_into(record, out);
+    });
+    done.map(|()| text)
 }
 
 /// PHP's `unserialize` (None where disabled: Yioop's call would fail).
