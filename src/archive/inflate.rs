@@ -13,8 +13,8 @@
 //! which gzinflate would warn, a mismatched trailer) is `Decline`.
 
 use super::Decline;
-use libdeflater::Decompressor;
-use std::cell::RefCell;
+use libdeflate_sys::{libdeflate_alloc_decompressor, libdeflate_decompressor, libdeflate_free_decompressor, libdeflate_gzip_decompress_ex, libdeflate_result_LIBDEFLATE_SUCCESS};
+use std::mem::MaybeUninit;
 
 /// The gzip header `gzencode` writes before the deflate stream, up to its
 /// flags byte: magic, method deflate, no flags.
@@ -27,9 +27,17 @@ const TRAILER: usize = 8;
 /// limit decides what happens to those).
 pub const MAX_INFLATED: usize = 64 << 20;
 
+/// libdeflate's decompressor (its tables, about 10 KiB), made once a thread.
+struct Decompressor(*mut libdeflate_decompressor);
+
+impl Drop for Decompressor {
+    fn drop(&mut self) {
+        unsafe { libdeflate_free_decompressor(self.0) };
+    }
+}
+
 thread_local! {
-    /// libdeflate's decompressor holds its tables (about 10 KiB): made once.
-    static DECOMPRESSOR: RefCell<Decompressor> = RefCell::new(Decompressor::new());
+    static DECOMPRESSOR: Decompressor = Decompressor(unsafe { libdeflate_alloc_decompressor() });
 }
 
 /// The bytes `record` inflates to, as its trailer says, if it is a member
@@ -46,28 +54,32 @@ pub fn inflated_len(record: &[u8]) -> Result<usize, Decline> {
     Ok(size)
 }
 
-/// Inflates `record` into `out`, which is [`inflated_len`] long: Ok where
-/// the result fills `out` exactly and matches the trailer's CRC-32.
-pub fn inflate_into(record: &[u8], out: &mut [u8]) -> Result<(), Decline> {
-    let written = DECOMPRESSOR.with(|d| d.borrow_mut().gzip_decompress(record, out)).map_err(|_| Decline)?;
-    // libdeflate has checked the CRC-32 and size of what it wrote against
-    // the trailer; the trailer must also be the record's last bytes.
-    if written != out.len() || crc_at_end(record) != libdeflater::crc32(out) {
+/// Inflates `record` into `out`, which is [`inflated_len`] long and is
+/// written in full where this returns Ok: the member must fill `out`
+/// exactly, end with the record, and match its trailer (libdeflate checks
+/// the CRC-32 and size of what it wrote against it).
+pub fn inflate_into(record: &[u8], out: &mut [MaybeUninit<u8>]) -> Result<(), Decline> {
+    let (mut read, mut written) = (0usize, 0usize);
+    let result = DECOMPRESSOR.with(|d| {
+        if d.0.is_null() {
+            return !libdeflate_result_LIBDEFLATE_SUCCESS; // out of memory: Yioop's PHP
+        }
+        // libdeflate only writes `out`; it never reads it.
+        unsafe { libdeflate_gzip_decompress_ex(d.0, record.as_ptr().cast(), record.len(), out.as_mut_ptr().cast(), out.len(), &mut read, &mut written) }
+    });
+    if result != libdeflate_result_LIBDEFLATE_SUCCESS || written != out.len() || read != record.len() {
         return Err(Decline);
     }
     Ok(())
 }
 
-/// The CRC-32 in the trailer that ends `record`.
-fn crc_at_end(record: &[u8]) -> u32 {
-    let crc = &record[record.len() - TRAILER..record.len() - 4];
-    u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]])
-}
-
 /// `gzinflate(substr($record, 10))` where this module is sure of it.
 pub fn inflate(record: &[u8]) -> Result<Vec<u8>, Decline> {
-    let mut out = vec![0u8; inflated_len(record)?];
-    inflate_into(record, &mut out)?;
+    let len = inflated_len(record)?;
+    let mut out = Vec::with_capacity(len);
+    inflate_into(record, &mut out.spare_capacity_mut()[..len])?;
+    // Written in full by inflate_into.
+    unsafe { out.set_len(len) };
     Ok(out)
 }
 

@@ -214,12 +214,7 @@ fn handle_file(fh: &Zval) -> Result<Source, Decline> {
 fn inflated_zval(record: &[u8]) -> Result<Zval, Decline> {
     let len = inflate::inflated_len(record)?;
     let mut done = Err(Decline);
-    let text = string_zval_with(len, |out| {
-        out.fill(std::mem::MaybeUninit::new(0));
-        // Initialised just above.
-        let out = unsafe { &mut *(std::ptr::from_mut(out) as *mut [u8]) };
-        done = inflate::inflate_into(record, out);
-    });
+    let text = string_zval_with(len, |out| done = inflate::inflate_into(record, out));
     done.map(|()| text)
 }
 
