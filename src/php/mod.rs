@@ -5,6 +5,7 @@
 // `convert` (PHP's conversion rules), which builds on `packed` (whole
 // lists), which builds on `zval` (single zvals by their type tag).
 mod convert;
+mod dictionary;
 mod functions;
 mod hash_prefetch;
 mod info;
@@ -60,12 +61,14 @@ fn prepare_opencl() {
 extern "C" fn shutdown(_type: i32, module_number: i32) -> i32 {
     settings::unregister(module_number);
     shard::release_objects();
+    dictionary::release_objects();
     0
 }
 
 extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
     settings::refresh();
     shard::forget_objects();
+    dictionary::forget_objects();
     if !is_cli() {
         prepare_opencl(); // once per worker process: the context records its pid
     }
@@ -81,5 +84,6 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .request_startup_function(request_startup)
         .shutdown_function(shutdown)
         .info_function(info::module_info);
-    shard_save::register(shard_build::register(shard::register(functions::register(module))))
+    let module = shard_save::register(shard_build::register(shard::register(functions::register(module))));
+    dictionary::register_functions(module)
 }
