@@ -67,8 +67,8 @@ extern "C" fn shutdown(_type: i32, module_number: i32) -> i32 {
 
 extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
     settings::refresh();
+    dictionary::forget_objects(); // first: its files are closed with the shards'
     shard::forget_objects();
-    dictionary::forget_objects();
     if !is_cli() {
         prepare_opencl(); // once per worker process: the context records its pid
     }
