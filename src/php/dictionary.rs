@@ -51,14 +51,47 @@ const IS_PTR: u32 = 13;
 /// shifted by it.
 const ALIGNMENT_LOG2: u32 = 3;
 
-type State = Rc<RefCell<DictFiles>>;
+/// An object read natively: its files, and where its declared properties
+/// sit (their slots never move while the object lives).
+struct Native {
+    files: RefCell<DictFiles>,
+    slots: Slots,
+}
+
+type State = Rc<Native>;
+
+/// The properties read at every call, by index into `Slots`.
+const PROPERTIES: [&str; 6] = ["fhs", "blocks", "file_lens", "dir_name", "active_tiers", "parent_archive_bundle"];
+const FHS: usize = 0;
+const BLOCKS: usize = 1;
+const FILE_LENS: usize = 2;
+const DIR_NAME: usize = 3;
+const ACTIVE_TIERS: usize = 4;
+const PARENT: usize = 5;
+
+type Slots = [Option<*mut Zval>; 6];
+
+/// The object's properties, read through their slots where known.
+struct Props<'a, 'b> {
+    object: &'a Shard<'b>,
+    slots: Option<&'a Slots>,
+}
+
+impl Props<'_, '_> {
+    fn get(&self, i: usize) -> Option<&Zval> {
+        match self.slots.and_then(|s| s[i]) {
+            Some(slot) => Some(unsafe { &*slot }.dereference()),
+            None => self.object.property(PROPERTIES[i]),
+        }
+    }
+}
 
 /// The objects read natively, in a PHP weak table (PHP drops an object's
 /// entry when the object is freed), made once per process.
 static REGISTRY: AtomicPtr<HashTable> = AtomicPtr::new(std::ptr::null_mut());
 
 unsafe extern "C" fn drop_state(value: *mut zval) {
-    drop(Rc::from_raw((*value).value.ptr.cast::<RefCell<DictFiles>>()));
+    drop(Rc::from_raw((*value).value.ptr.cast::<Native>()));
 }
 
 fn registry() -> *mut HashTable {
@@ -75,7 +108,7 @@ fn registry() -> *mut HashTable {
 fn registered(object: *mut zend_object) -> Option<State> {
     let key = (object as usize >> ALIGNMENT_LOG2) as zend_ulong;
     let found = unsafe { zend_hash_index_find(registry(), key).as_ref() }?;
-    let state = unsafe { found.value.ptr }.cast::<RefCell<DictFiles>>();
+    let state = unsafe { found.value.ptr }.cast::<Native>();
     unsafe { Rc::increment_strong_count(state) };
     Some(unsafe { Rc::from_raw(state) })
 }
@@ -159,17 +192,17 @@ fn is_empty_or_null(value: Option<&Zval>) -> bool {
 /// Whether the object's arrays are as the constructor leaves them:
 /// `$this->fhs` is `["QUEUE" => []]`, `$this->blocks` and
 /// `$this->file_lens` null or empty.
-fn unread_by_php(object: &Shard) -> bool {
-    let fhs_fresh = object.property("fhs").and_then(Zval::array).is_some_and(|fhs| {
+fn unread_by_php(object: &Props) -> bool {
+    let fhs_fresh = object.get(FHS).and_then(Zval::array).is_some_and(|fhs| {
         fhs.len() == 1 && fhs.get("QUEUE").and_then(Zval::array).is_some_and(|q| q.is_empty())
     });
-    fhs_fresh && is_empty_or_null(object.property("blocks")) && is_empty_or_null(object.property("file_lens"))
+    fhs_fresh && is_empty_or_null(object.get(BLOCKS)) && is_empty_or_null(object.get(FILE_LENS))
 }
 
 /// `$this->active_tiers`: each a tier's decimal string, as Yioop's
 /// `calculateActiveTiers` makes them.
-fn active_tiers(object: &Shard) -> Result<Vec<(i64, Zval)>, Decline> {
-    let tiers = object.property("active_tiers").and_then(Zval::array).ok_or(Decline)?;
+fn active_tiers(object: &Props) -> Result<Vec<(i64, Zval)>, Decline> {
+    let tiers = object.get(ACTIVE_TIERS).and_then(Zval::array).ok_or(Decline)?;
     tiers
         .values()
         .map(|tier| {
@@ -181,8 +214,8 @@ fn active_tiers(object: &Shard) -> Result<Vec<(i64, Zval)>, Decline> {
 }
 
 /// `$this->dir_name`, where PHP would open its files as plain files.
-fn dir_name(object: &Shard) -> Result<Vec<u8>, Decline> {
-    let dir = object.property("dir_name").and_then(Zval::zend_str).ok_or(Decline)?.as_bytes().to_vec();
+fn dir_name(object: &Props) -> Result<Vec<u8>, Decline> {
+    let dir = object.get(DIR_NAME).and_then(Zval::zend_str).ok_or(Decline)?.as_bytes().to_vec();
     let basedir = unsafe { ext_php_rs::ffi::core_globals.open_basedir };
     let basedir_set = !basedir.is_null() && unsafe { *basedir } != 0;
     if dir.windows(3).any(|w| w == b"://") || dir.contains(&0) || basedir_set {
@@ -193,8 +226,8 @@ fn dir_name(object: &Shard) -> Result<Vec<u8>, Decline> {
 
 /// `isset($this->parent_archive_bundle->generation_info['ACTIVE'])`: the
 /// value, which must be an int; None where it is not set.
-fn active_generation(object: &Shard) -> Result<Option<i64>, Decline> {
-    let parent = object.property("parent_archive_bundle").ok_or(Decline)?;
+fn active_generation(object: &Props) -> Result<Option<i64>, Decline> {
+    let parent = object.get(PARENT).ok_or(Decline)?;
     if parent.is_null() {
         return Ok(None);
     }
@@ -296,10 +329,11 @@ fn read_call(args: &mut raw::Args) -> Result<Call, Decline> {
 
 /// The look-up itself, on an object read natively.
 fn look_up(object: &mut Shard, call: &Call, state: &State) -> Result<Zval, Decline> {
-    let dir = dir_name(object)?;
-    let tiers = active_tiers(object)?;
+    let props = Props { object, slots: Some(&state.slots) };
+    let dir = dir_name(&props)?;
+    let tiers = active_tiers(&props)?;
     let tier_numbers: Vec<i64> = tiers.iter().map(|(n, _)| *n).collect();
-    let mut files = state.borrow_mut();
+    let mut files = state.files.borrow_mut();
     files.begin();
     let found = dictionary::word_info(&mut files, &mut PhpHost, &dir, &tier_numbers, &call.word_id, call.query);
     let found = match found {
@@ -309,7 +343,7 @@ fn look_up(object: &mut Shard, call: &Call, state: &State) -> Result<Zval, Decli
             return Err(Decline);
         }
     };
-    let active = if call.with_remaining_total { active_generation(object) } else { Ok(None) };
+    let active = if call.with_remaining_total { active_generation(&props) } else { Ok(None) };
     let result = active.and_then(|active| match active {
         Some(total_generations) => {
             let estimate = estimated_total(&found, total_generations, call.query.start_generation)?;
@@ -335,13 +369,14 @@ fn look_up(object: &mut Shard, call: &Call, state: &State) -> Result<Zval, Decli
 /// Before a call declines: the object's native state written into the
 /// arrays Yioop's PHP reads, and the object left to Yioop's PHP.
 fn hand_over(object: &mut Shard, state: &State) {
-    let tiers = active_tiers(object).unwrap_or_default();
-    let object_ptr = std::ptr::from_mut(&mut *object.0).cast::<zend_object>();
-    unregister(object_ptr);
-    if !unread_by_php(object) {
+    let props = Props { object, slots: Some(&state.slots) };
+    let tiers = active_tiers(&props).unwrap_or_default();
+    if !unread_by_php(&props) {
+        unregister(std::ptr::from_mut(&mut *object.0).cast::<zend_object>());
         return;
     }
-    let files = state.borrow();
+    unregister(std::ptr::from_mut(&mut *object.0).cast::<zend_object>());
+    let files = state.files.borrow();
     let tier_text = |tier: i64| tiers.iter().find(|(n, _)| *n == tier).map_or_else(|| bytes_zval(tier.to_string().as_bytes()), |(_, z)| z.shallow_clone());
     let mut fhs = ZendHashTable::new();
     let mut queue = ZendHashTable::new();
@@ -413,7 +448,8 @@ fn get_word_info(args: &mut raw::Args) -> Fallible<Zval> {
     let mut object = Shard(object);
     let object_ptr = std::ptr::from_mut(&mut *object.0).cast::<zend_object>();
     let existing = registered(object_ptr);
-    if !unread_by_php(&object) {
+    let unread = unread_by_php(&Props { object: &object, slots: existing.as_ref().map(|s| &s.slots) });
+    if !unread {
         if let Some(state) = existing {
             hand_over(&mut object, &state);
         }
@@ -426,7 +462,8 @@ fn get_word_info(args: &mut raw::Args) -> Fallible<Zval> {
         return Ok(Zval::new());
     };
     let state = existing.unwrap_or_else(|| {
-        let state = Rc::new(RefCell::new(DictFiles::default()));
+        let slots = PROPERTIES.map(|name| object.declared_ptr(name));
+        let state = Rc::new(Native { files: RefCell::new(DictFiles::default()), slots });
         register(object_ptr, &state);
         state
     });
