@@ -6,10 +6,9 @@
 //! The bytes come through `crate::shard::file` (one descriptor per inode,
 //! blocks shared between objects while the file is unchanged).
 
-use crate::shard::file::Block;
+use crate::shard::file::{Block, IntMap};
 use crate::shard::{OpenShard, Result, ShardError, ShardFile, BLOCK_POWER, BLOCK_SIZE};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::rc::Rc;
@@ -38,7 +37,7 @@ pub struct Handle {
 #[derive(Clone)]
 struct Snapshot {
     queue: Vec<FileKey>,
-    handles: HashMap<FileKey, Rc<Handle>>,
+    handles: IntMap<FileKey, Rc<Handle>>,
     fhs_order: Vec<(i64, Vec<i64>)>,
     file_lens: Vec<(i64, Vec<(i64, i64)>)>,
 }
@@ -48,13 +47,14 @@ struct Snapshot {
 pub struct DictFiles {
     /// `$this->fhs["QUEUE"]`.
     pub queue: Vec<FileKey>,
-    handles: HashMap<FileKey, Rc<Handle>>,
+    handles: IntMap<FileKey, Rc<Handle>>,
     /// The keys of `$this->fhs` after "QUEUE", and of each of its arrays,
     /// in PHP's order (an evicted file's folder keeps its key).
     pub fhs_order: Vec<(i64, Vec<i64>)>,
     /// `$this->file_lens`, in PHP's key order.
     pub file_lens: Vec<(i64, Vec<(i64, i64)>)>,
-    blocks: HashMap<(i64, i64, i64), Block>,
+    /// Hashed by their few integers (no keys chosen by an attacker).
+    blocks: IntMap<(i64, i64, i64), Block>,
     /// `$this->blocks`' entries in the order Yioop's reads added them.
     pub block_order: Vec<(i64, i64, i64)>,
     snapshot: Option<Snapshot>,

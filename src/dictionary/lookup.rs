@@ -9,7 +9,7 @@
 use super::files::{DictFiles, FileKey, Host};
 use crate::shard::{unpack_words, Result, ShardError};
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use crate::shard::file::IntMap;
 
 /// `IndexDictionary::PREFIX_HEADER_SIZE` and `PREFIX_ITEM_SIZE`.
 const PREFIX_HEADER_SIZE: i64 = 2048;
@@ -140,7 +140,7 @@ struct TierSearch<'a> {
     word_id: &'a [u8],
     query: Query,
     info: Vec<Option<Entry>>,
-    id_info: HashMap<i64, Vec<usize>>,
+    id_info: IntMap<i64, Vec<usize>>,
     total_count: i64,
     num_generations: i64,
     max_retained_generation: i64,
@@ -160,7 +160,7 @@ pub fn word_info_tier(files: &mut DictFiles, host: &mut dyn Host, dir: &[u8], ti
         word_id,
         query,
         info: Vec::new(),
-        id_info: HashMap::new(),
+        id_info: IntMap::default(),
         total_count: 0,
         num_generations: 0,
         max_retained_generation: -1,
