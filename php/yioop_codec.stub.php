@@ -306,6 +306,31 @@ namespace yioop_codec\archive {
     function getObjects(object $archive, mixed $offset, mixed $num, mixed $next_flag, mixed $fh, mixed $max_size): ?array {}
 }
 
+namespace yioop_codec\dictionary {
+    /**
+     * IndexDictionary::getWordInfo for a raw word id: for each active tier,
+     * the id's records found by the prefix index and a binary search, then
+     * read backwards and forwards with their auxiliary records, limited by
+     * $threshold, $start_generation and $num_distinct_generations as Yioop
+     * limits them; [estimated total, entries] when $with_remaining_total
+     * and the parent bundle's generation_info has an ACTIVE generation.
+     * The object's files and blocks are kept natively (its fhs, file_lens
+     * and blocks stay as the constructor left them, read_tier is written as
+     * Yioop writes it) until a call declines: then they are written into
+     * those properties, as Yioop's own reads would have left them, and the
+     * object is Yioop's PHP's from then on. Null, having changed nothing,
+     * for an id that is not raw, a threshold or start generation that is
+     * not an int, distinct generations neither an int nor an int's string,
+     * properties not as Yioop's constructor leaves them, a configuration
+     * constant that is not an int, and anything on which Yioop's PHP warns,
+     * exits or loops (a damaged file).
+     *
+     * @return array<int, array{0: int, 1: int, 2: int, 3: int, 4: string}>|array{0: int|float, 1: array}|null
+     *     entries [generation, first offset, last offset, count, id]
+     */
+    function getWordInfo(object $dictionary, mixed $word_id, bool $raw = false, mixed $threshold = -1, mixed $start_generation = -1, mixed $num_distinct_generations = -1, bool $with_remaining_total = false): ?array {}
+}
+
 namespace seekquarry\yioop\library {
     /**
      * The functions Yioop leaves undefined when this extension is loaded are

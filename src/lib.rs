@@ -11,11 +11,13 @@
 //! - [`delta`]: delta lists; [`queue_weight`]: crawl-queue weight info.
 //! - [`phpnum`]: PHP's int arithmetic, overflow to float, `(int)` casts.
 //! - [`dispatch`]: scalar or OpenCL, per call; `opencl`: the device side.
+//! - [`dictionary`]: IndexDictionary's look-ups (its files, `getWordInfo`).
 //! - `prefetch`: the cache-line hint that the scattered-read loops share.
 //! - [`archive`]: web archive records (summaries) read and inflated.
 
 pub mod archive;
 pub mod delta;
+pub mod dictionary;
 pub mod dispatch;
 pub mod modified9;
 #[cfg(feature = "opencl")]

@@ -104,6 +104,18 @@ final class SwitchTable
                 'getObjects' => ['b305076897940cae', 'declines'],
             ],
         ],
+        // Its look-ups read getWordInfoTier, addAuxInfoRecords,
+        // addLookedUpEntry, getDictSubstring and readBlockDictAtOffset as
+        // Yioop 2021 writes them (src/dictionary/).
+        'IndexDictionary' => [
+            'file' => 'src/library/IndexDictionary.php',
+            'namespace' => 'seekquarry\\yioop\\library',
+            'native' => 'yioop_codec\\dictionary',
+            'when' => ['static::class === self::class'],
+            'methods' => [
+                'getWordInfo' => ['51b3c3ff9d1cb280', 'declines'],
+            ],
+        ],
     ];
 
     /**

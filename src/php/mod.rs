@@ -6,6 +6,7 @@
 // lists), which builds on `zval` (single zvals by their type tag).
 mod archive;
 mod convert;
+mod dictionary;
 mod functions;
 mod hash_prefetch;
 mod info;
@@ -61,11 +62,13 @@ fn prepare_opencl() {
 extern "C" fn shutdown(_type: i32, module_number: i32) -> i32 {
     settings::unregister(module_number);
     shard::release_objects();
+    dictionary::release_objects();
     0
 }
 
 extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
     settings::refresh();
+    dictionary::forget_objects(); // first: its files are closed with the shards'
     shard::forget_objects();
     if !is_cli() {
         prepare_opencl(); // once per worker process: the context records its pid
@@ -82,5 +85,6 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .request_startup_function(request_startup)
         .shutdown_function(shutdown)
         .info_function(info::module_info);
-    archive::register(shard_save::register(shard_build::register(shard::register(functions::register(module)))))
+    let module = shard_save::register(shard_build::register(shard::register(functions::register(module))));
+    dictionary::register_functions(archive::register(module))
 }

@@ -457,3 +457,5 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
 }
 
 pub use file::{forget_objects, release_objects};
+/// A stream on an object's open file, for other objects' hand-overs.
+pub(super) use file::stream_on;

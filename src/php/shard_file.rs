@@ -171,7 +171,7 @@ fn open_basedir_set() -> bool {
 
 /// A PHP stream (as `fopen` would return it) on a new descriptor of the
 /// inode `state` opened; None if PHP makes none.
-fn stream_on(state: &OpenShard) -> Option<Zval> {
+pub(in crate::php) fn stream_on(state: &OpenShard) -> Option<Zval> {
     let fd = state.reopen().ok()?.into_raw_fd();
     let stream = unsafe { _php_stream_fopen_from_fd(fd, c"rb".as_ptr(), std::ptr::null(), false) };
     if stream.is_null() {

@@ -151,7 +151,7 @@ impl SharedBlocks {
 /// folded in by a multiplication, and block offsets, multiples of 4 KiB,
 /// by their block number too.
 #[derive(Default)]
-struct IntHasher(u64);
+pub(crate) struct IntHasher(u64);
 
 impl Hasher for IntHasher {
     fn finish(&self) -> u64 {
@@ -172,7 +172,7 @@ impl Hasher for IntHasher {
     }
 }
 
-type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
+pub(crate) type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
 
 /// One cached block of an object, as Yioop's `$this->blocks[$bytes]`.
 pub struct ObjectBlock {

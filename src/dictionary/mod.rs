@@ -1,0 +1,12 @@
+//! Yioop's IndexDictionary read natively: an object's open files, queue and
+//! block cache (`files`), and `getWordInfo`'s search of each tier
+//! (`lookup`). A dictionary is a folder per first byte of a word id, each
+//! holding a file per tier: a 2,048-byte prefix index (an 8-byte offset and
+//! count per second byte) and then records of the id, generation, offset
+//! and length, some followed by auxiliary records of more generations.
+
+pub mod files;
+pub mod lookup;
+
+pub use files::{DictFiles, Host};
+pub use lookup::{word_info, Entry, Found, Query};

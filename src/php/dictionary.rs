@@ -1,0 +1,499 @@
+//! `yioop_codec\dictionary\getWordInfo($dictionary, ...)`: IndexDictionary's
+//! `getWordInfo`, the look-up behind every `IndexManager::getWordInfo`
+//! (each WordIterator, and each document's `link:` and `info:` counts).
+//! `php/yioop-integrate.php` makes Yioop's method call it.
+//!
+//! The object's files and blocks are kept natively
+//! (`crate::dictionary::files`) while its `$this->fhs`, `$this->file_lens`
+//! and `$this->blocks` stay as the constructor left them; `$this->read_tier`
+//! is written as Yioop writes it. Before a call declines, the object is
+//! handed over to Yioop's PHP as its own reads would have left it: the
+//! queue, a stream per open file, the lengths and the blocks. An object
+//! whose arrays PHP has filled is Yioop's PHP's to read.
+//!
+//! It returns Yioop's result, or null (declines, having changed nothing
+//! Yioop's PHP would see) where an argument, property or configuration
+//! constant is not what Yioop keeps there, and where Yioop's PHP would warn,
+//! exit or never return (a damaged file).
+
+use super::convert::{bytes_zval, Fallible};
+use super::packed::list_of;
+use super::raw::{self, Param, Signature};
+use super::shard::Shard;
+use super::zval::{array_zval, long_of, long_zval};
+use crate::dictionary::{self, DictFiles, Entry, Found, Host, Query};
+use crate::phpnum::{self, Num};
+use crate::shard::ShardError;
+use ext_php_rs::ffi::{zend_hash_clean, zend_hash_index_find, zend_object, zend_string, zend_ulong, zval, HashTable};
+use ext_php_rs::flags::DataType;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendCallable, ZendHashTable, ZendStr, Zval};
+use ext_php_rs::zend::ExecuteData;
+use std::cell::RefCell;
+use std::os::raw::{c_char, c_int};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+extern "C" {
+    fn _zend_hash_init(ht: *mut HashTable, size: u32, destructor: Option<unsafe extern "C" fn(*mut zval)>, persistent: bool);
+    fn zend_hash_destroy(ht: *mut HashTable);
+    fn zend_weakrefs_hash_add(ht: *mut HashTable, key: *mut zend_object, data: *mut zval) -> *mut zval;
+    fn zend_weakrefs_hash_del(ht: *mut HashTable, key: *mut zend_object) -> c_int;
+    fn php_stat(filename: *mut zend_string, kind: c_int, return_value: *mut zval);
+    fn zend_get_constant_str(name: *const c_char, name_len: usize) -> *mut zval;
+}
+
+/// php-src's FS_SIZE and FS_EXISTS (`filesize`, `file_exists`), IS_PTR.
+const FS_SIZE: c_int = 2;
+const FS_EXISTS: c_int = 15;
+const IS_PTR: u32 = 13;
+/// ZEND_MM_ALIGNMENT_LOG2: a weak table's key is an object's address
+/// shifted by it.
+const ALIGNMENT_LOG2: u32 = 3;
+
+/// An object read natively: its files, and where its declared properties
+/// sit (their slots never move while the object lives).
+struct Native {
+    files: RefCell<DictFiles>,
+    slots: Slots,
+}
+
+type State = Rc<Native>;
+
+/// The properties read at every call, by index into `Slots`.
+const PROPERTIES: [&str; 6] = ["fhs", "blocks", "file_lens", "dir_name", "active_tiers", "parent_archive_bundle"];
+const FHS: usize = 0;
+const BLOCKS: usize = 1;
+const FILE_LENS: usize = 2;
+const DIR_NAME: usize = 3;
+const ACTIVE_TIERS: usize = 4;
+const PARENT: usize = 5;
+
+type Slots = [Option<*mut Zval>; 6];
+
+/// The object's properties, read through their slots where known.
+struct Props<'a, 'b> {
+    object: &'a Shard<'b>,
+    slots: Option<&'a Slots>,
+}
+
+impl Props<'_, '_> {
+    fn get(&self, i: usize) -> Option<&Zval> {
+        match self.slots.and_then(|s| s[i]) {
+            Some(slot) => Some(unsafe { &*slot }.dereference()),
+            None => self.object.property(PROPERTIES[i]),
+        }
+    }
+}
+
+/// The objects read natively, in a PHP weak table (PHP drops an object's
+/// entry when the object is freed), made once per process.
+static REGISTRY: AtomicPtr<HashTable> = AtomicPtr::new(std::ptr::null_mut());
+
+unsafe extern "C" fn drop_state(value: *mut zval) {
+    drop(Rc::from_raw((*value).value.ptr.cast::<Native>()));
+}
+
+fn registry() -> *mut HashTable {
+    let table = REGISTRY.load(Ordering::Acquire);
+    if !table.is_null() {
+        return table;
+    }
+    let table = Box::into_raw(Box::new(unsafe { std::mem::zeroed::<HashTable>() }));
+    unsafe { _zend_hash_init(table, 8, Some(drop_state), true) };
+    REGISTRY.store(table, Ordering::Release);
+    table
+}
+
+fn registered(object: *mut zend_object) -> Option<State> {
+    let key = (object as usize >> ALIGNMENT_LOG2) as zend_ulong;
+    let found = unsafe { zend_hash_index_find(registry(), key).as_ref() }?;
+    let state = unsafe { found.value.ptr }.cast::<Native>();
+    unsafe { Rc::increment_strong_count(state) };
+    Some(unsafe { Rc::from_raw(state) })
+}
+
+fn register(object: *mut zend_object, state: &State) {
+    let mut value = Zval::new();
+    value.value.ptr = Rc::into_raw(state.clone()).cast_mut().cast();
+    value.u1.type_info = IS_PTR;
+    let added = unsafe { zend_weakrefs_hash_add(registry(), object, std::ptr::from_mut(&mut value).cast()) };
+    if added.is_null() {
+        unsafe { drop_state(std::ptr::from_mut(&mut value).cast()) };
+    }
+}
+
+fn unregister(object: *mut zend_object) {
+    if registered(object).is_some() {
+        unsafe { zend_weakrefs_hash_del(registry(), object) };
+    }
+}
+
+/// Forgets every object, at each request's start (weak references are per
+/// request).
+pub fn forget_objects() {
+    unsafe { zend_hash_clean(registry()) };
+}
+
+/// Frees the table at the module's shutdown.
+pub fn release_objects() {
+    let table = REGISTRY.swap(std::ptr::null_mut(), Ordering::AcqRel);
+    if !table.is_null() {
+        unsafe { zend_hash_destroy(table) };
+        drop(unsafe { Box::from_raw(table) });
+    }
+}
+
+/// `file_exists` and `filesize` through PHP's own stat (and its cache).
+struct PhpHost;
+
+fn stat(path: &[u8], kind: c_int) -> Zval {
+    let name = ZendStr::new(path, false);
+    let mut out = Zval::new();
+    unsafe { php_stat(std::ptr::from_ref::<ZendStr>(&name).cast_mut().cast(), kind, std::ptr::from_mut(&mut out).cast()) };
+    out
+}
+
+impl Host for PhpHost {
+    fn exists(&mut self, path: &[u8]) -> bool {
+        stat(path, FS_EXISTS).bool().unwrap_or(false)
+    }
+    fn size(&mut self, path: &[u8]) -> Option<i64> {
+        long_of(&stat(path, FS_SIZE))
+    }
+}
+
+/// How a call ends without its result: Yioop's PHP runs the method.
+struct Decline;
+
+impl From<ShardError> for Decline {
+    fn from(_: ShardError) -> Decline {
+        Decline
+    }
+}
+
+/// A Yioop configuration constant as an int: an int, or a whole decimal
+/// string (the installer writes constants as strings).
+fn int_constant(full: &str) -> Result<i64, Decline> {
+    let found = unsafe { zend_get_constant_str(full.as_ptr().cast(), full.len()).cast::<Zval>().as_ref() }.ok_or(Decline)?;
+    int_like(found.dereference()).ok_or(Decline)
+}
+
+/// An int, or a string that is an int's canonical decimal (PHP compares
+/// and multiplies it as that int).
+fn int_like(value: &Zval) -> Option<i64> {
+    long_of(value).or_else(|| phpnum::integer_key(value.zend_str()?.as_bytes()))
+}
+
+fn is_empty_or_null(value: Option<&Zval>) -> bool {
+    value.is_some_and(|v| v.is_null() || v.array().is_some_and(|a| a.is_empty()))
+}
+
+/// Whether the object's arrays are as the constructor leaves them:
+/// `$this->fhs` is `["QUEUE" => []]`, `$this->blocks` and
+/// `$this->file_lens` null or empty.
+fn unread_by_php(object: &Props) -> bool {
+    let fhs_fresh = object.get(FHS).and_then(Zval::array).is_some_and(|fhs| {
+        fhs.len() == 1 && fhs.get("QUEUE").and_then(Zval::array).is_some_and(|q| q.is_empty())
+    });
+    fhs_fresh && is_empty_or_null(object.get(BLOCKS)) && is_empty_or_null(object.get(FILE_LENS))
+}
+
+/// `$this->active_tiers`: each a tier's decimal string, as Yioop's
+/// `calculateActiveTiers` makes them.
+fn active_tiers(object: &Props) -> Result<Vec<(i64, Zval)>, Decline> {
+    let tiers = object.get(ACTIVE_TIERS).and_then(Zval::array).ok_or(Decline)?;
+    tiers
+        .values()
+        .map(|tier| {
+            let tier = tier.dereference();
+            let text = tier.zend_str().ok_or(Decline)?;
+            phpnum::integer_key(text.as_bytes()).map(|n| (n, tier.shallow_clone())).ok_or(Decline)
+        })
+        .collect()
+}
+
+/// `$this->dir_name`, where PHP would open its files as plain files.
+fn dir_name(object: &Props) -> Result<Vec<u8>, Decline> {
+    let dir = object.get(DIR_NAME).and_then(Zval::zend_str).ok_or(Decline)?.as_bytes().to_vec();
+    let basedir = unsafe { ext_php_rs::ffi::core_globals.open_basedir };
+    let basedir_set = !basedir.is_null() && unsafe { *basedir } != 0;
+    if dir.windows(3).any(|w| w == b"://") || dir.contains(&0) || basedir_set {
+        return Err(Decline);
+    }
+    Ok(dir)
+}
+
+/// `isset($this->parent_archive_bundle->generation_info['ACTIVE'])`: the
+/// value, which must be an int; None where it is not set.
+fn active_generation(object: &Props) -> Result<Option<i64>, Decline> {
+    let parent = object.get(PARENT).ok_or(Decline)?;
+    if parent.is_null() {
+        return Ok(None);
+    }
+    let mut parent = parent.shallow_clone();
+    let parent = Shard(parent.object_mut().ok_or(Decline)?);
+    let info = parent.property("generation_info").ok_or(Decline)?;
+    if info.is_null() {
+        return Ok(None);
+    }
+    match info.array().ok_or(Decline)?.get("ACTIVE") {
+        None => Ok(None),
+        Some(active) if active.dereference().is_null() => Ok(None),
+        Some(active) => long_of(active.dereference()).map(Some).ok_or(Decline),
+    }
+}
+
+/// `[$estimated_total_count, $info]`'s first element.
+fn estimated_total(found: &Found, total_generations: i64, start_generation: i64) -> Result<Zval, Decline> {
+    if !(total_generations > 0 && found.max_generation > 0) {
+        return Ok(long_zval(found.count));
+    }
+    let span = total_generations.checked_sub(start_generation).ok_or(Decline)?;
+    let product = span.checked_mul(found.count).ok_or(Decline)?;
+    let divisor = found.max_generation.checked_sub(start_generation).ok_or(Decline)?;
+    match phpnum::div(Num::Int(product), Num::Int(divisor)).ok_or(Decline)? {
+        Num::Int(i) => Ok(long_zval(i)),
+        Num::Float(d) => {
+            let mut z = Zval::new();
+            z.set_double(d);
+            Ok(z)
+        }
+    }
+}
+
+fn entry_zval(entry: &Entry) -> Zval {
+    let ints = [entry.generation, entry.first_offset, entry.last_offset, entry.count];
+    array_zval(list_of(5, |i| if i < 4 { long_zval(ints[i]) } else { bytes_zval(&entry.id) }))
+}
+
+fn info_zval(info: &[Entry]) -> Zval {
+    array_zval(list_of(info.len(), |i| entry_zval(&info[i])))
+}
+
+/// Yioop opens each file between `set_error_handler(null)` and
+/// `set_error_handler(C\NS_CONFIGS . "yioop_error_handler")`: both calls
+/// stack the handler before, so each file opened leaves two entries.
+fn error_handler_calls(opened: usize) -> Result<(), Decline> {
+    if opened == 0 {
+        return Ok(());
+    }
+    let set = ZendCallable::try_from_name("set_error_handler").map_err(|_| Decline)?;
+    let prefix = unsafe { zend_get_constant_str(c"seekquarry\\yioop\\configs\\NS_CONFIGS".as_ptr(), 35).cast::<Zval>().as_ref() };
+    let handler = format!("{}yioop_error_handler", prefix.and_then(|p| p.dereference().string()).unwrap_or_default());
+    for _ in 0..opened {
+        set.try_call(vec![&()]).map_err(|_| Decline)?;
+        set.try_call(vec![&handler]).map_err(|_| Decline)?;
+    }
+    Ok(())
+}
+
+/// Whether `handler` names a function PHP can call (else Yioop's
+/// `set_error_handler` throws: left to it).
+fn handler_exists() -> bool {
+    let prefix = unsafe { zend_get_constant_str(c"seekquarry\\yioop\\configs\\NS_CONFIGS".as_ptr(), 35).cast::<Zval>().as_ref() };
+    let Some(prefix) = prefix.and_then(|p| p.dereference().string()) else { return false };
+    ZendCallable::try_from_name(&format!("{prefix}yioop_error_handler")).is_ok()
+}
+
+/// The call's parameters, as Yioop's arithmetic and comparisons read them.
+struct Call {
+    word_id: Vec<u8>,
+    query: Query,
+    with_remaining_total: bool,
+}
+
+fn read_call(args: &mut raw::Args) -> Result<Call, Decline> {
+    if !args.flag(2, false) {
+        return Err(Decline); // unbase64Hash first: Yioop's PHP
+    }
+    let with_remaining_total = args.flag(6, false);
+    let int_at = |args: &mut raw::Args, i: usize| -> Result<i64, Decline> {
+        match args.take_optional(i) {
+            Some(value) => long_of(value.dereference()).ok_or(Decline),
+            None => Ok(-1),
+        }
+    };
+    let threshold = int_at(args, 3)?;
+    let start_generation = int_at(args, 4)?;
+    // IndexManager passes C\NUM_DISTINCT_GENERATIONS, a string on a stock install.
+    let num_distinct_generations = match args.take_optional(5) {
+        Some(value) => int_like(value.dereference()).ok_or(Decline)?,
+        None => -1,
+    };
+    let word_id = args.take(1).dereference().zend_str().ok_or(Decline)?.as_bytes().to_vec();
+    let per_generation = int_constant("seekquarry\\yioop\\configs\\NUM_DOCS_PER_GENERATION")?;
+    let max_entry_count = per_generation.checked_mul(100).ok_or(Decline)?;
+    Ok(Call { word_id, query: Query { threshold, start_generation, num_distinct_generations, max_entry_count }, with_remaining_total })
+}
+
+/// The look-up itself, on an object read natively.
+fn look_up(object: &mut Shard, call: &Call, state: &State) -> Result<Zval, Decline> {
+    let props = Props { object, slots: Some(&state.slots) };
+    let dir = dir_name(&props)?;
+    let tiers = active_tiers(&props)?;
+    let tier_numbers: Vec<i64> = tiers.iter().map(|(n, _)| *n).collect();
+    let mut files = state.files.borrow_mut();
+    files.begin();
+    let found = dictionary::word_info(&mut files, &mut PhpHost, &dir, &tier_numbers, &call.word_id, call.query);
+    let found = match found {
+        Ok(found) => found,
+        Err(_) => {
+            files.end(false);
+            return Err(Decline);
+        }
+    };
+    let active = if call.with_remaining_total { active_generation(&props) } else { Ok(None) };
+    let result = active.and_then(|active| match active {
+        Some(total_generations) => {
+            let estimate = estimated_total(&found, total_generations, call.query.start_generation)?;
+            let info = info_zval(&found.info);
+            Ok(array_zval(list_of(2, |i| if i == 0 { estimate.shallow_clone() } else { info.shallow_clone() })))
+        }
+        None => Ok(info_zval(&found.info)),
+    });
+    if result.is_err() || (files.opened > 0 && !handler_exists()) {
+        files.end(false);
+        return Err(Decline);
+    }
+    let opened = files.opened;
+    files.end(true);
+    drop(files);
+    error_handler_calls(opened)?;
+    if let Some((_, tier)) = tiers.get(found.tiers_read.wrapping_sub(1)) {
+        object.set_property("read_tier", tier.shallow_clone());
+    }
+    result
+}
+
+/// Before a call declines: the object's native state written into the
+/// arrays Yioop's PHP reads, and the object left to Yioop's PHP.
+fn hand_over(object: &mut Shard, state: &State) {
+    let props = Props { object, slots: Some(&state.slots) };
+    let tiers = active_tiers(&props).unwrap_or_default();
+    if !unread_by_php(&props) {
+        unregister(std::ptr::from_mut(&mut *object.0).cast::<zend_object>());
+        return;
+    }
+    unregister(std::ptr::from_mut(&mut *object.0).cast::<zend_object>());
+    let files = state.files.borrow();
+    let tier_text = |tier: i64| tiers.iter().find(|(n, _)| *n == tier).map_or_else(|| bytes_zval(tier.to_string().as_bytes()), |(_, z)| z.shallow_clone());
+    let mut fhs = ZendHashTable::new();
+    let mut queue = ZendHashTable::new();
+    for &(file, tier) in &files.queue {
+        let pair = list_of(2, |i| if i == 0 { long_zval(file) } else { tier_text(tier) });
+        let _ = queue.push(array_zval(pair));
+    }
+    let _ = fhs.insert("QUEUE", array_zval(queue));
+    for (file, file_tiers) in &files.fhs_order {
+        let mut handles = ZendHashTable::new();
+        for &tier in file_tiers {
+            let stream = files.handle((*file, tier)).and_then(|h| super::shard::stream_on(&h.open.borrow()));
+            let _ = handles.insert_at_index(tier, stream.unwrap_or_else(|| Zval::new()));
+        }
+        let _ = fhs.insert_at_index(*file, array_zval(handles));
+    }
+    object.set_property("fhs", array_zval(fhs));
+    if !files.file_lens.is_empty() {
+        let mut lens = ZendHashTable::new();
+        for (file, file_tiers) in &files.file_lens {
+            let mut by_tier = ZendHashTable::new();
+            for &(tier, len) in file_tiers {
+                let _ = by_tier.insert_at_index(tier, long_zval(len));
+            }
+            let _ = lens.insert_at_index(*file, array_zval(by_tier));
+        }
+        object.set_property("file_lens", array_zval(lens));
+    }
+    if !files.block_order.is_empty() {
+        object.set_property("blocks", nested_blocks(&files));
+    }
+}
+
+/// `$this->blocks[$file_num][$tier][$bytes]`, keys in the order Yioop's
+/// reads added them.
+fn nested_blocks(files: &DictFiles) -> Zval {
+    let mut order: Vec<(i64, Vec<(i64, Vec<i64>)>)> = Vec::new();
+    for &(file, tier, bytes) in &files.block_order {
+        let at = order.iter().position(|(f, _)| *f == file).unwrap_or_else(|| {
+            order.push((file, Vec::new()));
+            order.len() - 1
+        });
+        let tiers = &mut order[at].1;
+        match tiers.iter_mut().find(|(t, _)| *t == tier) {
+            Some((_, offsets)) => offsets.push(bytes),
+            None => tiers.push((tier, vec![bytes])),
+        }
+    }
+    let mut blocks = ZendHashTable::new();
+    for (file, tiers) in order {
+        let mut by_tier = ZendHashTable::new();
+        for (tier, offsets) in tiers {
+            let mut by_offset = ZendHashTable::new();
+            for bytes in offsets {
+                let block = files.block((file, tier, bytes)).map_or_else(Zval::new, |b| bytes_zval(b));
+                let _ = by_offset.insert_at_index(bytes, block);
+            }
+            let _ = by_tier.insert_at_index(tier, array_zval(by_offset));
+        }
+        let _ = blocks.insert_at_index(file, array_zval(by_tier));
+    }
+    array_zval(blocks)
+}
+
+fn get_word_info(args: &mut raw::Args) -> Fallible<Zval> {
+    let call = read_call(args);
+    let value = args.take(0).dereference_mut();
+    let Some(object) = value.object_mut() else { return Ok(Zval::new()) };
+    let mut object = Shard(object);
+    let object_ptr = std::ptr::from_mut(&mut *object.0).cast::<zend_object>();
+    let existing = registered(object_ptr);
+    let unread = unread_by_php(&Props { object: &object, slots: existing.as_ref().map(|s| &s.slots) });
+    if !unread {
+        if let Some(state) = existing {
+            hand_over(&mut object, &state);
+        }
+        return Ok(Zval::new());
+    }
+    let Ok(call) = call else {
+        if let Some(state) = existing {
+            hand_over(&mut object, &state);
+        }
+        return Ok(Zval::new());
+    };
+    let state = existing.unwrap_or_else(|| {
+        let slots = PROPERTIES.map(|name| object.declared_ptr(name));
+        let state = Rc::new(Native { files: RefCell::new(DictFiles::default()), slots });
+        register(object_ptr, &state);
+        state
+    });
+    match look_up(&mut object, &call, &state) {
+        Ok(value) => Ok(value),
+        Err(Decline) => {
+            hand_over(&mut object, &state);
+            Ok(Zval::new())
+        }
+    }
+}
+
+static GET_WORD_INFO: Signature = Signature {
+    name: "yioop_codec\\dictionary\\getWordInfo",
+    params: &[
+        Param::Value("dictionary"),
+        Param::Value("word_id"),
+        Param::Bool("raw", "false"),
+        Param::Optional("threshold", "-1"),
+        Param::Optional("start_generation", "-1"),
+        Param::Optional("num_distinct_generations", "-1"),
+        Param::Bool("with_remaining_total", "false"),
+    ],
+    returns: DataType::Mixed,
+};
+
+extern "C" fn get_word_info_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &GET_WORD_INFO, get_word_info);
+}
+
+pub fn register_functions(module: ModuleBuilder) -> ModuleBuilder {
+    module.function(GET_WORD_INFO.function(get_word_info_handler))
+}
