@@ -48,13 +48,21 @@ final class YioopIntegrate
     public static ?array $shard_hashes = null;
 
     /**
+     * When set, Class => its 'reads' (method => token hash), replacing the
+     * table's: tests of fixtures that declare only switched methods set [].
+     * @var array<string, array<string, string>>|null
+     */
+    public static ?array $reads = null;
+
+    /**
      * Runs the command line; returns the exit status.
      * @param string[] $argv
      */
     public static function main(array $argv): int
     {
         return (new Cli(basename(__FILE__),
-            SwitchTable::byFile(self::$shard_hashes ?? [])))->main($argv);
+            SwitchTable::byFile(self::$shard_hashes ?? [],
+            self::$reads)))->main($argv);
     }
 
     /**

@@ -65,16 +65,7 @@ final class IntegrateTableTest extends TestCase
     public function testSyntheticTreeFollowsTheTable(): void
     {
         $root = "$this->dir/yioop";
-        $files = ['src/library/Utility.php' => self::utility()];
-        $hashes = [];
-        foreach (SwitchTable::byFile() as $file => $methods) {
-            $files[$file] = self::classFile($methods);
-            foreach ($methods as $m) {
-                $hashes["{$m->class}::{$m->method}"] = \YioopIntegrate::
-                    methodHashes($files[$file], $m->class)[strtolower(
-                    $m->method)];
-            }
-        }
+        [$files, $hashes] = self::syntheticTree();
         self::write($root, $files);
 
         [$status, $out] = $this->tool($root, [], $hashes);
@@ -109,6 +100,43 @@ final class IntegrateTableTest extends TestCase
         [$status, $out] = $this->tool($root, ['--revert'], $hashes);
         $this->assertSame(0, $status, $out);
         $this->assertUnchanged($root, $files);
+    }
+
+    /**
+     * A method the native code reproduces ('reads') that is not Yioop's
+     * leaves every method of its class on Yioop's PHP, and --check says
+     * why; the other classes are switched.
+     */
+    public function testChangedReadKeepsItsClassOnPhp(): void
+    {
+        $root = "$this->dir/yioop";
+        [$files, $hashes] = self::syntheticTree();
+        $read = null;
+        foreach (SwitchTable::byFile() as $file => $methods) {
+            foreach ($methods as $m) {
+                if ($m->reads !== [] && $read === null) {
+                    $read = [$file, $m->class, array_key_first($m->reads)];
+                }
+            }
+        }
+        $this->assertNotNull($read, 'the table has a class with reads');
+        [$file, $class, $method] = $read;
+        $files[$file] = str_replace("\"php:$method\"", "\"changed\"",
+            $files[$file]);
+        self::write($root, $files);
+
+        [$status, $out] = $this->tool($root, [], $hashes);
+        $this->assertSame(0, $status, $out);
+        $switched = file_get_contents("$root/$file");
+        foreach (SwitchTable::byFile()[$file] as $m) {
+            $this->assertSame($m->class === $class ? 0 : 1, substr_count(
+                $switched, " /* yioop-codec:method {$m->method} */"),
+                "{$m->class}::{$m->method}");
+        }
+        [, $out] = $this->tool($root, ['--check'], $hashes);
+        $this->assertStringContainsString(
+            "the native code reproduces $method, which is not recognised",
+            $out);
     }
 
     /**
@@ -171,15 +199,43 @@ final class IntegrateTableTest extends TestCase
     }
 
     /**
+     * Synthetic Yioop files for the whole table, and the hashes of their
+     * methods (Class::method => hash), switched ones and 'reads'.
+     * @return array{0: array<string, string>, 1: array<string, string>}
+     */
+    private static function syntheticTree(): array
+    {
+        $files = ['src/library/Utility.php' => self::utility()];
+        $hashes = [];
+        foreach (SwitchTable::byFile() as $file => $methods) {
+            $files[$file] = self::classFile($methods);
+            foreach ($methods as $m) {
+                $all = \YioopIntegrate::methodHashes($files[$file],
+                    $m->class);
+                foreach (array_merge([$m->method], array_keys($m->reads))
+                    as $name) {
+                    $hashes["{$m->class}::$name"] = $all[strtolower($name)];
+                }
+            }
+        }
+        return [$files, $hashes];
+    }
+
+    /**
      * A file declaring the classes of $methods in their namespace, each
-     * method with a body of its own.
+     * method, and each method their native code reproduces, with a body of
+     * its own.
      * @param SwitchedMethod[] $methods
      */
     private static function classFile(array $methods): string
     {
         $classes = [];
         foreach ($methods as $m) {
-            $classes[$m->class][] = self::declaration($m->method, '    ');
+            $classes[$m->class][$m->method] = self::declaration($m->method,
+                '    ');
+            foreach (array_keys($m->reads) as $read) {
+                $classes[$m->class][$read] = self::declaration($read, '    ');
+            }
         }
         $code = "<?php\nnamespace {$methods[0]->namespace};\n";
         foreach ($classes as $class => $bodies) {

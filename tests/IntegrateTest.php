@@ -884,6 +884,8 @@ final class IntegrateTest extends TestCase
             . var_export(realpath(self::TOOL), true) . ";\n"
             . "YioopIntegrate::\$shard_hashes = "
             . var_export(self::shardHashes(), true) . ";\n"
+            // The fixture declares only the switched methods.
+            . "YioopIntegrate::\$reads = [];\n"
             . "exit(YioopIntegrate::main(\$argv));\n");
         [$status, $out, $err] = self::php(array_merge($flags,
             [$wrapper, $root], $options));

@@ -51,7 +51,9 @@ final class MethodPatch extends Patch
                 $method->class, $method->namespace);
             $records = $classes[$method->class][strtolower($method->method)]
                 ?? [];
-            $reason = $this->unrecognised($tokens, $records, $method->hash);
+            $reason = $this->unrecognised($tokens, $records, $method->hash)
+                ?? $this->unrecognisedRead($tokens, $classes[$method->class],
+                $method);
             if ($reason !== null) {
                 $reasons[$i] = $reason;
                 continue;
@@ -75,6 +77,24 @@ final class MethodPatch extends Patch
         if ($records[0]['body_open'] === null || $hash !== $expected) {
             return "not recognised: its code differs from Yioop's (token "
                 . "hash $hash, expected $expected)";
+        }
+        return null;
+    }
+
+    /**
+     * Why a method that $method's native code reproduces is not the
+     * table's ($methods: the class's methods, as classMethods gives them),
+     * or null.
+     */
+    private function unrecognisedRead(array $tokens, array $methods,
+        SwitchedMethod $method): ?string
+    {
+        foreach ($method->reads as $read => $expected) {
+            $reason = $this->unrecognised($tokens,
+                $methods[strtolower($read)] ?? [], $expected);
+            if ($reason !== null) {
+                return "the native code reproduces $read, which is $reason";
+            }
         }
         return null;
     }
@@ -128,7 +148,9 @@ final class MethodPatch extends Patch
                 $depth--;
             } elseif ($depth === 1 && $id === T_FUNCTION) {
                 $j = Tokens::next($tokens, $i);
-                if ($tokens[$j][0] === '&') {
+                // By reference: PHP 8.1 names the "&" token
+                // T_AMPERSAND_NOT_FOLLOWED_BY_VAR_OR_VARARG.
+                if ($tokens[$j][1] === '&') {
                     $j = Tokens::next($tokens, $j);
                 }
                 $methods[strtolower($tokens[$j][1])][] = $this->methodRecord(

@@ -16,7 +16,11 @@ use LogicException;
 /** One switched method, as the table describes it. */
 final class SwitchedMethod
 {
-    /** @param string[] $when the guard's conditions besides the extension */
+    /**
+     * @param string[] $when the guard's conditions besides the extension
+     * @param array<string, string> $reads other methods of the class that
+     *     the native code reproduces => their token hashes
+     */
     public function __construct(
         public readonly string $file,
         public readonly string $namespace,
@@ -25,7 +29,8 @@ final class SwitchedMethod
         public readonly string $hash,
         public readonly string $form,
         public readonly string $native,
-        public readonly array $when)
+        public readonly array $when,
+        public readonly array $reads = [])
     {
         if (!isset(Guards::FORMS[$form])) {
             throw new LogicException("$class::$method: no guard form $form");
@@ -49,7 +54,11 @@ final class SwitchTable
      *       (Tokens::hash, from its first modifier to its closing brace),
      *       guard form (a key of Guards::FORMS), conditions of this
      *       method's guard, after the class's],
-     * ]. A method whose hash differs stays on Yioop's PHP.
+     *   'reads' => method => token hash, for the class's other methods
+     *       that the switched ones call (directly or not) and the native
+     *       code therefore reproduces; optional,
+     * ]. A method whose hash differs stays on Yioop's PHP, and so does
+     * every method of a class whose 'reads' are not all Yioop's.
      */
     public const CLASSES = [
         'IndexShard' => [
@@ -59,6 +68,24 @@ final class SwitchTable
             // A subclass may override what Yioop's methods call: its
             // objects stay on Yioop's PHP.
             'when' => ['static::class === self::class'],
+            'reads' => [
+                'packAuxiliaryDocumentKeys' => 'a7c7cd05e4b35aa4',
+                'unpackAuxiliaryDocumentKeys' => '57cea1c95a16f760',
+                'packValues' => '4e6a9fefa573359b',
+                'unpackValues' => 'afa29ce2c81f4b92',
+                'getWordString' => '3031397e7afc8202',
+                'numDocsOrLinks' => 'a42ded8251f35b82',
+                'makeItem' => 'a8e3b3b401bb3fc6',
+                'weightedCount' => 'df16f6abf26d52d2',
+                'computeProximity' => '10a07d0f74c88bf3',
+                'docStats' => '95af2c3934d2a020',
+                'binarySearchPostingOffsetDocOffset' => '3c3fc0f147c82488',
+                'gallopPostingOffsetDocOffset' => '9b4137ef7bdf1c05',
+                'getShardHeader' => '8095c8d05520c304',
+                'packDoclenNum' => '81d419e5b0a2aec6',
+                'getWordInfoFromString' => '72b5efc4a904a278',
+                'headerToShardFields' => '77dd50668339b012',
+            ],
             'methods' => [
                 'readBlockShardAtOffset' => ['5338f614b2e2fa98', 'declines'],
                 'getShardSubstring' => ['b518e71bd9ff1a9a', 'declines'],
@@ -100,6 +127,10 @@ final class SwitchTable
             // The native reads reproduce WebArchive's own open() and
             // close(), which a subclass may override.
             'when' => ['static::class === self::class'],
+            'reads' => [
+                'open' => '7464db46f121e5ff',
+                'close' => '0fa9f8699488c3ad',
+            ],
             'methods' => [
                 'getObjects' => ['b305076897940cae', 'declines'],
             ],
@@ -112,6 +143,15 @@ final class SwitchTable
             'namespace' => 'seekquarry\\yioop\\library',
             'native' => 'yioop_codec\\dictionary',
             'when' => ['static::class === self::class'],
+            'reads' => [
+                'decodeAuxRecord' => 'd0e04800a5a63b43',
+                'getWordInfoTier' => '6b87654fad42b8cb',
+                'addAuxInfoRecords' => '28ee3bdef2a3c882',
+                'formatWordInfo' => '3ec608d7d1093a9a',
+                'addLookedUpEntry' => 'b4d8509ec3a2e761',
+                'getDictSubstring' => 'e26483856a07c50f',
+                'readBlockDictAtOffset' => 'acec9404be09d4bc',
+            ],
             'methods' => [
                 'getWordInfo' => ['51b3c3ff9d1cb280', 'declines'],
             ],
@@ -121,11 +161,14 @@ final class SwitchTable
     /**
      * The table's methods grouped by file, in table order. $hashes
      * (method or Class::method => token hash) replaces the table's hashes;
-     * tests use it to run the tool on synthetic files.
+     * tests use it to run the tool on synthetic files, and $reads (class
+     * => its 'reads') the table's 'reads'.
      * @param array<string, string> $hashes
+     * @param array<string, array<string, string>>|null $reads
      * @return array<string, SwitchedMethod[]>
      */
-    public static function byFile(array $hashes = []): array
+    public static function byFile(array $hashes = [],
+        ?array $reads = null): array
     {
         $files = [];
         foreach (self::CLASSES as $class => $entry) {
@@ -134,9 +177,21 @@ final class SwitchTable
                     $entry['namespace'], $class, $method,
                     $hashes["$class::$method"] ?? $hashes[$method] ?? $row[0],
                     $row[1], $entry['native'] . '\\' . $method,
-                    array_merge($entry['when'], array_slice($row, 2)));
+                    array_merge($entry['when'], array_slice($row, 2)),
+                    self::reads($class, $reads === null ? $entry['reads'] ?? []
+                    : $reads[$class] ?? [], $hashes));
             }
         }
         return $files;
+    }
+
+    /** $class's 'reads', with the hashes $hashes replaces. */
+    private static function reads(string $class, array $reads,
+        array $hashes): array
+    {
+        foreach ($reads as $method => $hash) {
+            $reads[$method] = $hashes["$class::$method"] ?? $hash;
+        }
+        return $reads;
     }
 }
