@@ -18,7 +18,10 @@
  * lazy: getSnippets' algorithm with matches found as in skip, only as many
  *   as its loop takes before the snippet is full, required equal to
  *   Model::getSnippets (NO_CHECK=1: not compared, for instruction counts
- *   against "snippets").
+ *   against "snippets");
+ * fuzz (LOG = a count): lazy against Model::getSnippets on random texts
+ *   made of the search words in mixed case, their caseless partners,
+ *   non-ASCII letters, punctuation and ".. " separators.
  */
 $yioop = getenv("YIOOP_DIR") ?: "/work/yioop-2021";
 require_once "$yioop/src/library/CrawlConstants.php";
@@ -26,6 +29,9 @@ require_once "$yioop/src/models/Model.php";
 const DESCRIPTION = seekquarry\yioop\library\CrawlConstants::DESCRIPTION;
 const FEED = seekquarry\yioop\library\CrawlConstants::IS_FEED;
 [$log, $mode] = [$argv[1], $argv[2] ?? "check"];
+if ($mode == "fuzz") {
+    exit(fuzz((int)$log));
+}
 $records = array_map(fn($line) => unserialize(base64_decode($line)), file($log));
 if ($mode == "load") {
     exit(0);
@@ -243,4 +249,42 @@ function lazyMatches(string $regex, string $source, array $search, int &$calls):
         yield $m[0][0];
         $offset = $m[0][1] + strlen($m[0][0]);
     }
+}
+
+/** lazySnippets against Model::getSnippets on $count random inputs. */
+function fuzz(int $count): int
+{
+    mt_srand(18);
+    $model = (new ReflectionClass('seekquarry\yioop\models\Model'))
+        ->newInstanceWithoutConstructor();
+    $vocabulary = ["git", "Git", "GIT", "commit", "commits", "committed", "s",
+        "kit", "c++", "o'reilly", "a.b", "x", "the", "élan", "ünïcode", "naïve",
+        "\u{212A}it", "\u{017F}ee", "see", "_git_", "git_", "42", "日本", "—",
+        ".", "..", "...", ".. ", "\n", "\t", " ", "  ", "-", "/", "'"];
+    $queries = [["git"], ["commit"], ["git", "commit"], ["git commit"], ["s"],
+        ["kit"], ["see"], ["c++"], ["o'reilly"], ["a.b"], ["the", "x"],
+        ["git", "git"], ["Git"], ["GIT", "commit"]];
+    $stats = ["calls" => 0, "declined" => 0, "different" => 0, "pcre_calls" => 0];
+    for ($i = 0; $i < $count; $i++) {
+        $text = "";
+        for ($n = mt_rand(20, 600); $n > 0; $n--) {
+            $text .= $vocabulary[mt_rand(0, count($vocabulary) - 1)]
+                . (mt_rand(0, 3) ? " " : "");
+        }
+        $words = $queries[mt_rand(0, count($queries) - 1)];
+        $length = [150, 150, 40, 300][mt_rand(0, 3)];
+        $stats["calls"]++;
+        $mine = lazySnippets($text, $words, $length, $stats["pcre_calls"]);
+        if ($mine === null) {
+            $stats["declined"]++;
+        } elseif ($mine !== ($yioop = $model->getSnippets($text, $words, $length))) {
+            $stats["different"]++;
+            if ($stats["different"] <= 3) {
+                fwrite(STDERR, json_encode([$text, $words, $length, $yioop, $mine],
+                    JSON_UNESCAPED_UNICODE) . "\n");
+            }
+        }
+    }
+    echo json_encode($stats), "\n";
+    return $stats["different"] > 0 ? 1 : 0;
 }
