@@ -18,7 +18,7 @@
  * lazy: getSnippets' algorithm with matches found as in skip, only as many
  *   as its loop takes before the snippet is full, required equal to
  *   Model::getSnippets (NO_CHECK=1: not compared, for instruction counts
- *   against "snippets");
+ *   against "snippets"; NO_SKIP=1: lazy only, PCRE from the last match);
  * fuzz (LOG = a count): lazy against Model::getSnippets on random texts
  *   made of the search words in mixed case, their caseless partners,
  *   non-ASCII letters, punctuation and ".. " separators.
@@ -232,7 +232,7 @@ function lazySnippets(string $text, $words, $length, int &$calls): ?string
     return $snippet;
 }
 
-/** skipAhead's matches, one at a time. */
+/** skipAhead's matches, one at a time (NO_SKIP=1: from the last match's end). */
 function lazyMatches(string $regex, string $source, array $search, int &$calls): Generator
 {
     for ($offset = 0; ; ) {
@@ -242,8 +242,9 @@ function lazyMatches(string $regex, string $source, array $search, int &$calls):
             $next = $at === false ? $next : min($next, $at);
         }
         $calls++;
-        if ($next == PHP_INT_MAX || !preg_match($regex, $source, $m,
-            PREG_OFFSET_CAPTURE, charsBack($source, $next, $offset, 20))) {
+        $start = getenv("NO_SKIP") ? $offset : charsBack($source, $next, $offset, 20);
+        if ((!getenv("NO_SKIP") && $next == PHP_INT_MAX)
+            || !preg_match($regex, $source, $m, PREG_OFFSET_CAPTURE, $start)) {
             return;
         }
         yield $m[0][0];
