@@ -294,6 +294,18 @@ namespace yioop_codec\shard {
     function outputPostingLists(object $shard, mixed $fh = null, mixed $with_logging = false): ?bool {}
 }
 
+namespace yioop_codec\bloom {
+    /**
+     * BloomFilterFile::contains: whether $value is in the filter $filter
+     * (its `filter`, `filter_size` and `num_keys`); php/yioop-integrate.php
+     * makes the method call it. Null ("declines", nothing changed) for a
+     * $value that is not a string, fields of other types than Yioop's
+     * filter files hold (a string filter; sizes ints or integral floats),
+     * and sizes on which Yioop's PHP warns or throws.
+     */
+    function contains(mixed $filter, mixed $value): ?bool {}
+}
+
 namespace seekquarry\yioop\library {
     /**
      * The functions Yioop leaves undefined when this extension is loaded are

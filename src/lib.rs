@@ -13,6 +13,7 @@
 //! - [`dispatch`]: scalar or OpenCL, per call; `opencl`: the device side.
 //! - `prefetch`: the cache-line hint that the scattered-read loops share.
 
+pub mod bloom;
 pub mod delta;
 pub mod dispatch;
 pub mod modified9;

@@ -93,6 +93,18 @@ final class SwitchTable
                     'declines_void'],
             ],
         ],
+        // PhraseParser asks the n-word-gram filters for every candidate
+        // phrase while the queue server indexes (bench/crawl).
+        'BloomFilterFile' => [
+            'file' => 'src/library/BloomFilterFile.php',
+            'namespace' => 'seekquarry\\yioop\\library',
+            'native' => 'yioop_codec\\bloom',
+            // A subclass may override getHashBitPositionArray or getBit.
+            'when' => ['static::class === self::class'],
+            'methods' => [
+                'contains' => ['88fe4c13f6f16268', 'declines'],
+            ],
+        ],
     ];
 
     /**

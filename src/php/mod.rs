@@ -4,6 +4,7 @@
 // Top-down: `functions` calls through `raw` (handlers and arguments) and
 // `convert` (PHP's conversion rules), which builds on `packed` (whole
 // lists), which builds on `zval` (single zvals by their type tag).
+mod bloom;
 mod convert;
 mod functions;
 mod hash_prefetch;
@@ -81,5 +82,5 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .request_startup_function(request_startup)
         .shutdown_function(shutdown)
         .info_function(info::module_info);
-    shard_save::register(shard_build::register(shard::register(functions::register(module))))
+    bloom::register(shard_save::register(shard_build::register(shard::register(functions::register(module)))))
 }
