@@ -24,6 +24,7 @@ pub mod posting;
 pub mod posting_list;
 pub(crate) mod prefetch;
 pub mod shard;
+pub mod stem_en;
 pub mod queue_weight;
 
 #[cfg(feature = "php")]

@@ -105,6 +105,16 @@ final class SwitchTable
                 'contains' => ['88fe4c13f6f16268', 'declines'],
             ],
         ],
+        // English stemming of every term the queue server indexes.
+        'Tokenizer' => [
+            'file' => 'src/locale/en_US/resources/Tokenizer.php',
+            'namespace' => 'seekquarry\\yioop\\locale\\en_US\\resources',
+            'native' => 'yioop_codec\\stem_en',
+            'when' => ['static::class === self::class'],
+            'methods' => [
+                'stem' => ['419ac8db60ea706b', 'declines_static'],
+            ],
+        ],
     ];
 
     /**

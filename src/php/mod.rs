@@ -17,6 +17,7 @@ mod settings;
 mod shard;
 mod shard_build;
 mod shard_save;
+mod stem_en;
 mod zval;
 
 use ext_php_rs::error::php_error;
@@ -82,5 +83,5 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .request_startup_function(request_startup)
         .shutdown_function(shutdown)
         .info_function(info::module_info);
-    bloom::register(shard_save::register(shard_build::register(shard::register(functions::register(module)))))
+    stem_en::register(bloom::register(shard_save::register(shard_build::register(shard::register(functions::register(module))))))
 }
