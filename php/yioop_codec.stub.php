@@ -306,6 +306,19 @@ namespace yioop_codec\bloom {
     function contains(mixed $filter, mixed $value): ?bool {}
 }
 
+namespace yioop_codec\stem_en {
+    /**
+     * The English Tokenizer's static stem($word), called on $class
+     * (static::class); php/yioop-integrate.php makes the method call it.
+     * Reads the class's $no_stem_list and leaves its private scratch
+     * ($buffer, $k, $j) as Yioop's PHP leaves it. Null ("declines", nothing
+     * changed) for a word that is not a string or is numeric, a no-stem
+     * list that is not an array of strings, or a class not loaded or
+     * without the scratch.
+     */
+    function stem(mixed $class, mixed $word): ?string {}
+}
+
 namespace seekquarry\yioop\library {
     /**
      * The functions Yioop leaves undefined when this extension is loaded are
