@@ -319,6 +319,19 @@ namespace yioop_codec\stem_en {
     function stem(mixed $class, mixed $word): ?string {}
 }
 
+namespace yioop_codec\ngrams {
+    /**
+     * NWordGrams' static ngramsContains($phrase, $lang, $filter_prefix),
+     * called on $class (static::class), for a filter already in the
+     * class's $ngrams cache; php/yioop-integrate.php makes the method call
+     * it. Null ("declines", nothing changed) for a filter not cached yet or
+     * not a BloomFilterFile itself, a phrase that is not an ASCII string,
+     * a locale or prefix that is numeric or of another type, and wherever
+     * the filter's own look-up declines.
+     */
+    function ngramsContains(mixed $class, mixed $phrase, mixed $lang, mixed $filter_prefix = 2): ?bool {}
+}
+
 namespace seekquarry\yioop\library {
     /**
      * The functions Yioop leaves undefined when this extension is loaded are

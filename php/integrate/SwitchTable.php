@@ -115,6 +115,16 @@ final class SwitchTable
                 'stem' => ['419ac8db60ea706b', 'declines_static'],
             ],
         ],
+        // PhraseParser's look-ups of the n-word-gram filters it has loaded.
+        'NWordGrams' => [
+            'file' => 'src/library/NWordGrams.php',
+            'namespace' => 'seekquarry\\yioop\\library',
+            'native' => 'yioop_codec\\ngrams',
+            'when' => ['static::class === self::class'],
+            'methods' => [
+                'ngramsContains' => ['acef6b30294f55c5', 'declines_static'],
+            ],
+        ],
     ];
 
     /**

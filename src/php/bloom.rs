@@ -13,7 +13,7 @@ use super::zval::{bool_zval, long_of};
 use crate::bloom::BloomFilter;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::Zval;
+use ext_php_rs::types::{ZendObject, Zval};
 use ext_php_rs::zend::ExecuteData;
 
 /// More keys than any filter Yioop makes (17 for its n-gram filters):
@@ -36,9 +36,13 @@ extern "C" fn contains_handler(ex: &mut ExecuteData, retval: &mut Zval) {
 
 /// Yioop's answer, or None to decline.
 fn contains(object: &mut Zval, value: &Zval) -> Option<bool> {
-    let value = value.zend_str()?.as_bytes();
+    filter_contains(object.object_mut()?, value.zend_str()?.as_bytes())
+}
+
+/// `$filter->contains($value)` for a filter object, or None to decline.
+pub(super) fn filter_contains(object: &mut ZendObject, value: &[u8]) -> Option<bool> {
     // Shard reads any object's properties as PHP's `$this->name` does.
-    let object = Shard(object.object_mut()?);
+    let object = Shard(object);
     let num_keys = int_like(object.property("num_keys")?)?;
     let filter_size = int_like(object.property("filter_size")?)?;
     let filter = object.property("filter")?.zend_str()?.as_bytes();

@@ -10,6 +10,7 @@ mod functions;
 mod hash_prefetch;
 mod info;
 mod keys;
+mod ngrams;
 mod packed;
 mod raw;
 mod settings;
@@ -83,5 +84,5 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .request_startup_function(request_startup)
         .shutdown_function(shutdown)
         .info_function(info::module_info);
-    stem_en::register(bloom::register(shard_save::register(shard_build::register(shard::register(functions::register(module))))))
+    ngrams::register(stem_en::register(bloom::register(shard_save::register(shard_build::register(shard::register(functions::register(module)))))))
 }
