@@ -9,9 +9,10 @@
  *       [--jit=off,tracing] [--modes=yioop,ext] [--keep]
  *
  * --batches: a folder of the index-data files FetchController stores (one
- * fetcher upload each, taken in name order); without it, the batches of
- * /work/crawl-data (its READY file says where) or, failing that, 2,000
- * StockCorpus pages made by make-batches.php. --per-generation sets
+ * fetcher upload each, taken in name order); --uploads: a folder of
+ * captured fetcher requests (*.upload), turned into such files first by
+ * uploads-to-batches.php; with neither, 2,000 StockCorpus pages made by
+ * make-batches.php. --per-generation sets
  * NUM_DOCS_PER_GENERATION, so that a small crawl switches generations (and
  * merges dictionary tiers) as a large one does.
  *
@@ -25,7 +26,7 @@
  * byte-identical across all runs; the exit status is 1 when not. Nothing
  * is masked: the crawl time is fixed, and the index holds no clock reading.
  */
-$options = getopt("", ["batches:", "repeat:", "per-generation:", "so:", "jit:", "modes:", "keep"]);
+$options = getopt("", ["batches:", "uploads:", "repeat:", "per-generation:", "so:", "jit:", "modes:", "keep"]);
 $repeat = (int)($options["repeat"] ?? 3);
 $root = dirname(__DIR__, 2);
 $so = realpath($options["so"] ?? "$root/target/release/libyioop_codec.so");
@@ -40,7 +41,7 @@ if (!$yioop || !is_file("$yioop/src/executables/QueueServer.php") || !$so) {
 }
 $tmp = sys_get_temp_dir() . "/yioop-replay-" . getmypid();
 mkdir($tmp);
-$batches = batchDir($options["batches"] ?? null, $yioop, $tmp);
+$batches = batchDir($options["batches"] ?? null, $options["uploads"] ?? null, $yioop, $tmp);
 $trees = ["yioop" => copyTree($yioop, "$tmp/plain", null),
     "ext" => copyTree($yioop, "$tmp/switched", $root)];
 $scan_dir = iniWithoutYioop($tmp);
@@ -65,20 +66,17 @@ if (!isset($options["keep"])) {
 }
 exit($identical ? 0 : 1);
 
-/** The batches to replay: given, captured from a crawl, or made here. */
-function batchDir(?string $given, string $yioop, string $tmp): string
+/** The batches to replay: given, made from captured uploads, or made here. */
+function batchDir(?string $given, ?string $uploads, string $yioop, string $tmp): string
 {
     if ($given !== null) {
         return $given;
     }
-    $ready = "/work/crawl-data/READY";
-    if (is_file($ready) && preg_match('/^batches:\s*(\S+)/m', file_get_contents($ready), $m)
-        && is_dir($m[1])) {
-        return $m[1];
-    }
     $dir = "$tmp/batches";
-    passthru("YIOOP_DIR=" . escapeshellarg($yioop) . " php " . escapeshellarg(__DIR__ . "/make-batches.php")
-        . " " . escapeshellarg($dir) . " 2000 1 100 >&2", $rc);
+    $cmd = $uploads !== null
+        ? "php " . escapeshellarg(__DIR__ . "/uploads-to-batches.php") . " " . escapeshellarg($uploads)
+        : "YIOOP_DIR=" . escapeshellarg($yioop) . " php " . escapeshellarg(__DIR__ . "/make-batches.php");
+    passthru("$cmd " . escapeshellarg($dir) . ($uploads !== null ? "" : " 2000 1 100") . " >&2", $rc);
     if ($rc) {
         exit(2);
     }

@@ -67,13 +67,15 @@ file_put_contents($out, json_encode(["times" => $times, "batches" => count($batc
 /**
  * The profile a stock install writes (its values as strings, as the
  * installer writes them), with what bootYioop's minimal one lacks for a
- * QueueServer: a database manager to construct.
+ * QueueServer: a database manager to construct, and the default locale
+ * (a page whose language the fetcher could not tell is guessed from it).
  */
 function writeProfile(string $work_dir): void
 {
     file_put_contents("$work_dir/Profile.php", "<?php\nnamespace seekquarry\\yioop\\configs;\n"
         . "nsdefine('NAME_SERVER', 'http://localhost/');\nnsdefine('DEBUG_LEVEL', '0');\n"
         . "nsdefine('USER_AGENT_SHORT', 'replay');\nnsdefine('DBMS', 'sqlite3');\n"
+        . "nsdefine('DEFAULT_LOCALE', 'en-US');\n"
         . "nsdefine('DB_HOST', '');\nnsdefine('DB_NAME', 'default');\n"
         . "nsdefine('DB_USER', '');\nnsdefine('DB_PASSWORD', '');\n"
         . "nsdefine('TITLE_WEIGHT', '4');\nnsdefine('DESCRIPTION_WEIGHT', '1');\n"
