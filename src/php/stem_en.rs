@@ -13,7 +13,7 @@ use super::raw::{self, Param, Signature};
 use super::shard::with_name;
 use super::zval::long_zval;
 use crate::stem_en::{stem, State};
-use ext_php_rs::ffi::{zend_class_entry, zend_string, zval};
+use ext_php_rs::ffi::{zend_class_entry, zend_hash_index_find, zend_string, zval, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
@@ -52,7 +52,7 @@ fn stem_word(class: &Zval, word: &Zval) -> Option<Zval> {
     if !["buffer", "k", "j"].iter().all(|name| has_static(scope, name)) {
         return None; // writing would throw where Yioop's PHP errors itself
     }
-    let stemmed = stem(word, &|w| no_stem.iter().any(|listed| *listed == w));
+    let stemmed = stem(word, &|w| no_stem.contains(w));
     if let Some(state) = stemmed.state {
         leave_state(scope, state);
     }
@@ -67,10 +67,46 @@ fn class_entry(class: &Zval) -> Option<*mut zend_class_entry> {
 }
 
 /// The class's `$no_stem_list`, if an array of strings (borrowed for the call).
-fn no_stem_list<'a>(scope: *mut zend_class_entry) -> Option<Vec<&'a [u8]>> {
+fn no_stem_list<'a>(scope: *mut zend_class_entry) -> Option<NoStem<'a>> {
     let list = with_name("no_stem_list", |name| unsafe { zend_read_static_property_ex(scope, name, true) });
     let list = unsafe { list.cast::<Zval>().as_ref() }?.dereference().array()?;
-    list.values().map(|v| v.dereference().zend_str().map(|s| s.as_bytes())).collect()
+    let count = list.len() as u64;
+    // A list with keys 0..n: looked up by index, nothing copied (the
+    // common case, and half the call's cost when collected).
+    let mut indexed = true;
+    for i in 0..count {
+        match unsafe { zend_hash_index_find(list, i).cast::<Zval>().as_ref() } {
+            None => {
+                indexed = false;
+                break;
+            }
+            Some(value) => {
+                value.dereference().zend_str()?;
+            }
+        }
+    }
+    if indexed {
+        return Some(NoStem::Indexed(list, count));
+    }
+    list.values().map(|v| v.dereference().zend_str().map(|s| s.as_bytes())).collect::<Option<Vec<_>>>().map(NoStem::Listed)
+}
+
+/// The no-stem list: by index (keys 0..n, all strings) or collected.
+enum NoStem<'a> {
+    Indexed(&'a HashTable, u64),
+    Listed(Vec<&'a [u8]>),
+}
+
+impl NoStem<'_> {
+    fn contains(&self, word: &[u8]) -> bool {
+        match self {
+            NoStem::Indexed(list, count) => (0..*count).any(|i| {
+                let value = unsafe { &*zend_hash_index_find(*list, i).cast::<Zval>() };
+                value.dereference().zend_str().is_some_and(|s| s.as_bytes() == word)
+            }),
+            NoStem::Listed(words) => words.iter().any(|listed| *listed == word),
+        }
+    }
 }
 
 /// Whether the class declares static `$name` (read silently).
