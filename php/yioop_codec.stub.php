@@ -331,6 +331,44 @@ namespace yioop_codec\dictionary {
     function getWordInfo(object $dictionary, mixed $word_id, bool $raw = false, mixed $threshold = -1, mixed $start_generation = -1, mixed $num_distinct_generations = -1, bool $with_remaining_total = false): ?array {}
 }
 
+namespace yioop_codec\bloom {
+    /**
+     * BloomFilterFile::contains: whether $value is in the filter $filter
+     * (its `filter`, `filter_size` and `num_keys`); php/yioop-integrate.php
+     * makes the method call it. Null ("declines", nothing changed) for a
+     * $value that is not a string, fields of other types than Yioop's
+     * filter files hold (a string filter; sizes ints or integral floats),
+     * and sizes on which Yioop's PHP warns or throws.
+     */
+    function contains(mixed $filter, mixed $value): ?bool {}
+}
+
+namespace yioop_codec\stem_en {
+    /**
+     * The English Tokenizer's static stem($word), called on $class
+     * (static::class); php/yioop-integrate.php makes the method call it.
+     * Reads the class's $no_stem_list and leaves its private scratch
+     * ($buffer, $k, $j) as Yioop's PHP leaves it. Null ("declines", nothing
+     * changed) for a word that is not a string or is numeric, a no-stem
+     * list that is not an array of strings, or a class not loaded or
+     * without the scratch.
+     */
+    function stem(mixed $class, mixed $word): ?string {}
+}
+
+namespace yioop_codec\ngrams {
+    /**
+     * NWordGrams' static ngramsContains($phrase, $lang, $filter_prefix),
+     * called on $class (static::class), for a filter already in the
+     * class's $ngrams cache; php/yioop-integrate.php makes the method call
+     * it. Null ("declines", nothing changed) for a filter not cached yet or
+     * not a BloomFilterFile itself, a phrase that is not an ASCII string,
+     * a locale or prefix that is numeric or of another type, and wherever
+     * the filter's own look-up declines.
+     */
+    function ngramsContains(mixed $class, mixed $phrase, mixed $lang, mixed $filter_prefix = 2): ?bool {}
+}
+
 namespace seekquarry\yioop\library {
     /**
      * The functions Yioop leaves undefined when this extension is loaded are

@@ -16,6 +16,7 @@
 //! - [`archive`]: web archive records (summaries) read and inflated.
 
 pub mod archive;
+pub mod bloom;
 pub mod delta;
 pub mod dictionary;
 pub mod dispatch;
@@ -27,6 +28,7 @@ pub mod posting;
 pub mod posting_list;
 pub(crate) mod prefetch;
 pub mod shard;
+pub mod stem_en;
 pub mod queue_weight;
 
 #[cfg(feature = "php")]

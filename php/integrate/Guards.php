@@ -26,6 +26,10 @@ final class Guards
         // The same for a method that returns nothing: the native function
         // returns true when it has done the method's work.
         'declines_void' => 'if ({when} && {call}) { return; }',
+        // 'declines' for a static method: the native function gets the
+        // class it was called on (static::class) instead of $this.
+        'declines_static' => 'if ({when} && ($yioop_codec_result = {call})'
+            . ' !== null) { return $yioop_codec_result; }',
     ];
 
     /** The guard statement of $method, whose parameters are $args. */
@@ -34,8 +38,10 @@ final class Guards
     {
         $when = array_merge(['\\extension_loaded("' . Patch::MODULE . '")'],
             $method->when);
+        $receiver = $method->form === 'declines_static' ? 'static::class'
+            : '$this';
         $call = '\\' . $method->native . '(' . implode(', ',
-            array_merge(['$this'], $args)) . ')';
+            array_merge([$receiver], $args)) . ')';
         return strtr(self::FORMS[$method->form], ['{when}' => implode(' && ',
             $when), '{call}' => $call]);
     }

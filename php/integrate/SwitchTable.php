@@ -156,6 +156,58 @@ final class SwitchTable
                 'getWordInfo' => ['51b3c3ff9d1cb280', 'declines'],
             ],
         ],
+        // PhraseParser asks the n-word-gram filters for every candidate
+        // phrase while the queue server indexes (bench/crawl).
+        'BloomFilterFile' => [
+            'file' => 'src/library/BloomFilterFile.php',
+            'namespace' => 'seekquarry\\yioop\\library',
+            'native' => 'yioop_codec\\bloom',
+            // A subclass may override getHashBitPositionArray or getBit.
+            'when' => ['static::class === self::class'],
+            'reads' => [
+                'getHashBitPositionArray' => '2986172b74c2eca3',
+                'getBit' => '1f4c2b611fa14015',
+            ],
+            'methods' => [
+                'contains' => ['88fe4c13f6f16268', 'declines'],
+            ],
+        ],
+        // English stemming of every term the queue server indexes.
+        'Tokenizer' => [
+            'file' => 'src/locale/en_US/resources/Tokenizer.php',
+            'namespace' => 'seekquarry\\yioop\\locale\\en_US\\resources',
+            'native' => 'yioop_codec\\stem_en',
+            'when' => ['static::class === self::class'],
+            'reads' => [
+                'cons' => 'e306f10a1cf4fd35',
+                'm' => 'faa202118b99a671',
+                'vowelinstem' => '58f117d39087fcef',
+                'doublec' => 'edb3d85bdf494fba',
+                'cvc' => '147bbc2be92dcf89',
+                'ends' => 'db5f457767514545',
+                'setto' => '9adbd24d095aae49',
+                'r' => '79a21193ee8d1605',
+                'step1ab' => 'ac2e219c89b10156',
+                'step1c' => 'e3da470229e82e04',
+                'step2' => '5ee21a664e7f81cb',
+                'step3' => '78b811e63e4815b7',
+                'step4' => '9a90c8dedf835caa',
+                'step5' => 'ba6fa04f028c4964',
+            ],
+            'methods' => [
+                'stem' => ['419ac8db60ea706b', 'declines_static'],
+            ],
+        ],
+        // PhraseParser's look-ups of the n-word-gram filters it has loaded.
+        'NWordGrams' => [
+            'file' => 'src/library/NWordGrams.php',
+            'namespace' => 'seekquarry\\yioop\\library',
+            'native' => 'yioop_codec\\ngrams',
+            'when' => ['static::class === self::class'],
+            'methods' => [
+                'ngramsContains' => ['acef6b30294f55c5', 'declines_static'],
+            ],
+        ],
     ];
 
     /**

@@ -5,12 +5,14 @@
 // `convert` (PHP's conversion rules), which builds on `packed` (whole
 // lists), which builds on `zval` (single zvals by their type tag).
 mod archive;
+mod bloom;
 mod convert;
 mod dictionary;
 mod functions;
 mod hash_prefetch;
 mod info;
 mod keys;
+mod ngrams;
 mod packed;
 mod raw;
 mod settings;
@@ -18,6 +20,7 @@ mod settings;
 mod shard;
 mod shard_build;
 mod shard_save;
+mod stem_en;
 mod zval;
 
 use ext_php_rs::error::php_error;
@@ -86,5 +89,6 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .shutdown_function(shutdown)
         .info_function(info::module_info);
     let module = shard_save::register(shard_build::register(shard::register(functions::register(module))));
-    dictionary::register_functions(archive::register(module))
+    let module = dictionary::register_functions(archive::register(module));
+    ngrams::register(stem_en::register(bloom::register(module)))
 }

@@ -77,7 +77,7 @@ fn property_name(name: &'static str) -> (*mut zend_string, bool) {
 }
 
 /// Runs `with` on `name` as a PHP string.
-fn with_name<R>(name: &'static str, with: impl FnOnce(*mut zend_string) -> R) -> R {
+pub(super) fn with_name<R>(name: &'static str, with: impl FnOnce(*mut zend_string) -> R) -> R {
     let (string, own) = property_name(name);
     let result = with(string);
     if own {

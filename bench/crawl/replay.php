@@ -1,0 +1,196 @@
+<?php
+/**
+ * Crawl replay: recorded Fetcher uploads fed to Yioop's own QueueServer
+ * indexing, Yioop alone against a switched tree with the extension, each
+ * without JIT and with tracing JIT:
+ *
+ *   YIOOP_DIR=/path/to/yioop-2021 php bench/crawl/replay.php [--batches=DIR]
+ *       [--repeat=3] [--per-generation=N] [--so=target/release/libyioop_codec.so]
+ *       [--jit=off,tracing] [--modes=yioop,ext] [--keep]
+ *
+ * --batches: a folder of the index-data files FetchController stores (one
+ * fetcher upload each, taken in name order); --uploads: a folder of
+ * captured fetcher requests (*.upload), turned into such files first by
+ * uploads-to-batches.php; with neither, 2,000 StockCorpus pages made by
+ * make-batches.php. --per-generation sets
+ * NUM_DOCS_PER_GENERATION, so that a small crawl switches generations (and
+ * merges dictionary tiers) as a large one does.
+ *
+ * "yioop" runs an unswitched copy of YIOOP_DIR's src/ without the extension,
+ * "ext" a copy switched by php/yioop-integrate.php with it; every run is a
+ * fresh PHP process on a fresh work directory (bench/crawl/worker.php).
+ * Reported: median CPU seconds of the queue server's indexing (taking in
+ * the batches, then the crawl's stop: final shard build and dictionary
+ * merge), the ratios, and whether every file of the index directory
+ * (IndexData<timestamp>: summaries, shards, dictionary, generation info) is
+ * byte-identical across all runs; the exit status is 1 when not. Nothing
+ * is masked: the crawl time is fixed, and the index holds no clock reading.
+ */
+$options = getopt("", ["batches:", "uploads:", "repeat:", "per-generation:", "so:", "jit:", "modes:", "keep"]);
+$repeat = (int)($options["repeat"] ?? 3);
+$root = dirname(__DIR__, 2);
+$so = realpath($options["so"] ?? "$root/target/release/libyioop_codec.so");
+$jits = explode(",", $options["jit"] ?? "off,tracing");
+$modes = explode(",", $options["modes"] ?? "yioop,ext");
+$per_generation = $options["per-generation"] ?? "";
+$yioop = getenv("YIOOP_DIR");
+if (!$yioop || !is_file("$yioop/src/executables/QueueServer.php") || !$so) {
+    fwrite(STDERR, "usage: YIOOP_DIR=<Yioop 2021 checkout> php bench/crawl/replay.php [options]; "
+        . "needs a built extension (cargo build --release)\n");
+    exit(2);
+}
+$tmp = sys_get_temp_dir() . "/yioop-replay-" . getmypid();
+mkdir($tmp);
+$batches = batchDir($options["batches"] ?? null, $options["uploads"] ?? null, $yioop, $tmp);
+$trees = ["yioop" => copyTree($yioop, "$tmp/plain", null),
+    "ext" => copyTree($yioop, "$tmp/switched", $root)];
+$scan_dir = iniWithoutYioop($tmp);
+$jit_flags = [
+    "off" => "-d opcache.enable_cli=0",
+    "tracing" => "-d opcache.enable_cli=1 -d opcache.jit=tracing -d opcache.jit_buffer_size=256M",
+];
+$results = [];
+for ($r = 0; $r < $repeat; $r++) {
+    foreach ($jits as $jit) {
+        foreach ($modes as $mode) {
+            $flags = $jit_flags[$jit] . ($mode == "ext" ? " -d extension=" . escapeshellarg($so) : "");
+            $results[$mode][$jit][] = runWorker($scan_dir, $flags, $trees[$mode], "$tmp/work-$mode-$jit-$r",
+                $batches, $per_generation);
+            fprintf(STDERR, "run %d/%d %s %s done\n", $r + 1, $repeat, $mode, $jit);
+        }
+    }
+}
+$identical = report($results, $modes, $jits, $batches, $repeat);
+if (!isset($options["keep"])) {
+    exec("rm -rf " . escapeshellarg($tmp));
+}
+exit($identical ? 0 : 1);
+
+/** The batches to replay: given, made from captured uploads, or made here. */
+function batchDir(?string $given, ?string $uploads, string $yioop, string $tmp): string
+{
+    if ($given !== null) {
+        return $given;
+    }
+    $dir = "$tmp/batches";
+    $cmd = $uploads !== null
+        ? "php " . escapeshellarg(__DIR__ . "/uploads-to-batches.php") . " " . escapeshellarg($uploads)
+        : "YIOOP_DIR=" . escapeshellarg($yioop) . " php " . escapeshellarg(__DIR__ . "/make-batches.php");
+    passthru("$cmd " . escapeshellarg($dir) . ($uploads !== null ? "" : " 2000 1 100") . " >&2", $rc);
+    if ($rc) {
+        exit(2);
+    }
+    return $dir;
+}
+
+/** A copy of $yioop's src/, switched over when $root (this checkout) is given. */
+function copyTree(string $yioop, string $tree, ?string $root): string
+{
+    mkdir($tree, 0777, true);
+    exec("cp -r " . escapeshellarg("$yioop/src") . " " . escapeshellarg($tree), $_, $rc);
+    $rc2 = 0;
+    if ($root !== null) {
+        exec("php " . escapeshellarg("$root/php/yioop-integrate.php") . " " . escapeshellarg($tree)
+            . " 2>&1", $out, $rc2);
+    }
+    if ($rc || $rc2) {
+        fwrite(STDERR, "could not copy or switch $yioop:\n" . implode("\n", $out ?? []) . "\n");
+        exit(2);
+    }
+    return "$tree/src";
+}
+
+/** PHP's own ini files, minus an installed yioop_codec. */
+function iniWithoutYioop(string $tmp): string
+{
+    $dir = "$tmp/conf.d";
+    mkdir($dir);
+    foreach (glob("/etc/php/8.2/cli/conf.d/*.ini") as $ini) {
+        if (!str_contains($ini, "yioop")) {
+            copy($ini, "$dir/" . basename($ini));
+        }
+    }
+    return $dir;
+}
+
+/** One worker process; Yioop's log lines and error output go to its log. */
+function runWorker(string $scan_dir, string $flags, string $src, string $work, string $batches,
+    string $per_generation): array
+{
+    mkdir($work);
+    $out = "$work/result.json";
+    $cmd = "PHP_INI_SCAN_DIR=" . escapeshellarg($scan_dir) . " php $flags "
+        . escapeshellarg(__DIR__ . "/worker.php") . " " . escapeshellarg($src) . " "
+        . escapeshellarg($work) . " " . escapeshellarg($batches) . " " . escapeshellarg($out)
+        . " $per_generation > " . escapeshellarg("$work/worker.log") . " 2>&1";
+    passthru($cmd, $rc);
+    $result = is_file($out) ? json_decode(file_get_contents($out), true) : null;
+    if ($rc || !$result) {
+        fwrite(STDERR, "worker failed ($rc): $cmd\n");
+        exit(2);
+    }
+    exec("rm -rf " . escapeshellarg("$work/cache") . " " . escapeshellarg("$work/schedules"));
+    return $result;
+}
+
+function median(array $values): float
+{
+    sort($values);
+    $n = count($values);
+    return $n % 2 ? $values[$n >> 1] : ($values[$n / 2 - 1] + $values[$n / 2]) / 2;
+}
+
+function report(array $results, array $modes, array $jits, string $batches, int $repeat): bool
+{
+    $first = reset($results[$modes[0]])[0];
+    printf("Crawl replay: %d batches from %s, %d index files, median of %d, CPU seconds\n\n",
+        $first["batches"], $batches, count($first["files"]), $repeat);
+    $header = "| part |";
+    foreach ($jits as $jit) {
+        foreach ($modes as $mode) {
+            $header .= " $mode" . ($jit == "off" ? "" : " + JIT") . " |";
+        }
+        if (count($modes) == 2) {
+            $header .= " ratio |";
+        }
+    }
+    echo $header, "\n|", str_repeat(" --- |", substr_count($header, "|") - 1), "\n";
+    foreach (["batches", "stop", "total"] as $part) {
+        $line = "| $part |";
+        foreach ($jits as $jit) {
+            $medians = [];
+            foreach ($modes as $mode) {
+                $medians[] = median(array_map(fn($run) => $run["times"][$part], $results[$mode][$jit]));
+                $line .= sprintf(" %.2f |", end($medians));
+            }
+            if (count($modes) == 2) {
+                $line .= sprintf(" %.2fx |", $medians[0] / max($medians[1], 1e-9));
+            }
+        }
+        echo $line, "\n";
+    }
+    return identity($results, $first["files"]);
+}
+
+/** Every run's index directory against the first's, file by file. */
+function identity(array $results, array $reference): bool
+{
+    $differ = [];
+    foreach ($results as $mode => $by_jit) {
+        foreach ($by_jit as $jit => $runs) {
+            foreach ($runs as $run) {
+                $files = array_keys($reference + $run["files"]);
+                foreach ($files as $file) {
+                    if (($run["files"][$file] ?? null) !== ($reference[$file] ?? null)) {
+                        $differ[$file][] = "$mode/$jit";
+                    }
+                }
+            }
+        }
+    }
+    echo "\nIndex directory: ", $differ ? "DIFFERS" : "identical", " (", count($reference), " files)\n";
+    foreach ($differ as $file => $where) {
+        echo "  $file: ", implode(", ", array_unique($where)), "\n";
+    }
+    return !$differ;
+}

@@ -1,0 +1,130 @@
+<?php
+/**
+ * One configuration of the crawl replay, in its own PHP process:
+ *
+ *   php worker.php YIOOP_SRC WORK_DIR BATCH_DIR OUT.json [DOCS_PER_GENERATION]
+ *
+ * Sets up a QueueServer (Yioop's own class, constructed as its process
+ * does) with a fresh non-incremental IndexArchiveBundle, as startCrawl
+ * makes one, then hands it BATCH_DIR's fetcher uploads one at a time: each
+ * is put where FetchController stores it and taken in by the queue server's
+ * own processIndexData (processIndexArchive: summaries, generation
+ * switches with their shard build and dictionary merge). Last,
+ * shutdownDictionary, as stopping a crawl does (the final shard build and
+ * the merge of all dictionary tiers). Writes the CPU seconds of each part
+ * and the SHA-1 of every file of the index directory to OUT.json.
+ */
+namespace seekquarry\yioop\configs;
+
+use seekquarry\yioop\executables\QueueServer;
+use seekquarry\yioop\library\CrawlConstants as K;
+use seekquarry\yioop\library\IndexArchiveBundle;
+
+const CRAWL_TIMESTAMP = 1700000000;
+
+[, $yioop_src, $work_dir, $batch_dir, $out] = $argv;
+if (isset($argv[5])) {
+    define("seekquarry\\yioop\\configs\\NUM_DOCS_PER_GENERATION", (int)$argv[5]);
+}
+require __DIR__ . "/../e2e/yioop-boot.php";
+writeProfile($work_dir);
+bootYioop($yioop_src, $work_dir);
+define("seekquarry\\yioop\\configs\\UNIT_TEST_MODE", true);
+require "$yioop_src/executables/QueueServer.php";
+set_error_handler(fn() => true); // Yioop's handler prints PHP 8.2 deprecations
+ini_set("memory_limit", QUEUE_SERVER_MEMORY_LIMIT); // as QueueServer runs
+
+$server = queueServer(CRAWL_TIMESTAMP);
+$inbox = CRAWL_DIR . "/schedules/IndexData" . CRAWL_TIMESTAMP . "/0";
+@mkdir($inbox, 0777, true);
+$times = ["batches" => 0.0, "stop" => 0.0];
+$profiler = profiler(getenv("REPLAY_PROFILE") ?: null);
+$batches = glob("$batch_dir/*.txt");
+sort($batches);
+if (getenv("REPLAY_SETUP_ONLY")) {
+    $batches = []; // instructions.sh's baseline: everything but the indexing
+}
+foreach ($batches as $i => $batch) {
+    copy($batch, sprintf("%s/At%010dFrom127-0-0-1WithHash%s.txt", $inbox, $i, sha1_file($batch)));
+    $start = cpuSeconds();
+    $server->processIndexData(false);
+    $times["batches"] += cpuSeconds() - $start;
+}
+$start = cpuSeconds();
+if ($batches) {
+    $server->shutdownDictionary();
+}
+$times["stop"] = cpuSeconds() - $start;
+$times["total"] = $times["batches"] + $times["stop"];
+if ($profiler) {
+    $profiler->stop();
+    file_put_contents(getenv("REPLAY_PROFILE"), $profiler->getLog()->formatCollapsed());
+}
+$index_dir = CRAWL_DIR . "/cache/IndexData" . CRAWL_TIMESTAMP;
+file_put_contents($out, json_encode(["times" => $times, "batches" => count($batches),
+    "files" => fileHashes($index_dir), "peak_memory" => memory_get_peak_usage()]));
+
+/**
+ * The profile a stock install writes (its values as strings, as the
+ * installer writes them), with what bootYioop's minimal one lacks for a
+ * QueueServer: a database manager to construct, and the default locale
+ * (a page whose language the fetcher could not tell is guessed from it).
+ */
+function writeProfile(string $work_dir): void
+{
+    file_put_contents("$work_dir/Profile.php", "<?php\nnamespace seekquarry\\yioop\\configs;\n"
+        . "nsdefine('NAME_SERVER', 'http://localhost/');\nnsdefine('DEBUG_LEVEL', '0');\n"
+        . "nsdefine('USER_AGENT_SHORT', 'replay');\nnsdefine('DBMS', 'sqlite3');\n"
+        . "nsdefine('DEFAULT_LOCALE', 'en-US');\n"
+        . "nsdefine('DB_HOST', '');\nnsdefine('DB_NAME', 'default');\n"
+        . "nsdefine('DB_USER', '');\nnsdefine('DB_PASSWORD', '');\n"
+        . "nsdefine('TITLE_WEIGHT', '4');\nnsdefine('DESCRIPTION_WEIGHT', '1');\n"
+        . "nsdefine('LINK_WEIGHT', '2');\nnsdefine('MIN_RESULTS_TO_GROUP', '200');\n");
+}
+
+/** A queue server as its constructor and startCrawl leave it, for one indexer. */
+function queueServer(int $timestamp): QueueServer
+{
+    $server = new QueueServer();
+    $server->crawl_time = $timestamp;
+    $server->channel = 0;
+    $server->crawl_status_file_name = CRAWL_DIR . "/schedules/0-crawl_status.txt";
+    $info = [K::CRAWL_TIME => $timestamp, K::DESCRIPTION => "crawl replay",
+        K::CRAWL_TYPE => K::WEB_CRAWL, K::CRAWL_ORDER => K::PAGE_IMPORTANCE];
+    $server->index_archive = new IndexArchiveBundle(CRAWL_DIR . "/cache/IndexData$timestamp",
+        false, serialize($info), NUM_DOCS_PER_GENERATION, false);
+    return $server;
+}
+
+/** With REPLAY_PROFILE set: php-excimer samples CPU time every millisecond. */
+function profiler(?string $file): ?\ExcimerProfiler
+{
+    if ($file === null) {
+        return null;
+    }
+    $profiler = new \ExcimerProfiler();
+    $profiler->setEventType(EXCIMER_CPU);
+    $profiler->setPeriod(0.001);
+    $profiler->start();
+    return $profiler;
+}
+
+function cpuSeconds(): float
+{
+    $u = getrusage();
+    return $u["ru_utime.tv_sec"] + $u["ru_utime.tv_usec"] / 1e6
+        + $u["ru_stime.tv_sec"] + $u["ru_stime.tv_usec"] / 1e6;
+}
+
+/** Relative path => SHA-1 of every file under $dir, sorted. */
+function fileHashes(string $dir): array
+{
+    $hashes = [];
+    $files = new \RecursiveIteratorIterator(new \RecursiveDirectoryIterator($dir,
+        \FilesystemIterator::SKIP_DOTS));
+    foreach ($files as $file) {
+        $hashes[substr($file->getPathname(), strlen($dir) + 1)] = sha1_file($file->getPathname());
+    }
+    ksort($hashes);
+    return $hashes;
+}

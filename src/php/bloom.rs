@@ -1,0 +1,67 @@
+//! `yioop_codec\bloom\contains($filter, $value)`: BloomFilterFile's
+//! `contains`, on the object's own `filter`, `filter_size` and `num_keys`
+//! (core: `crate::bloom`). `php/yioop-integrate.php` makes Yioop's method
+//! call it. It gives Yioop's bool, or null (declines, nothing changed) for
+//! what it leaves to Yioop's PHP: a value that is not a string (md5()
+//! would convert it), fields not as Yioop's filter files hold them (a
+//! string filter; sizes ints or integral floats, as Yioop's constructor's
+//! ceil() leaves them), and sizes on which Yioop's PHP warns or throws.
+
+use super::raw::{self, Param, Signature};
+use super::shard::Shard;
+use super::zval::{bool_zval, long_of};
+use crate::bloom::BloomFilter;
+use ext_php_rs::flags::DataType;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendObject, Zval};
+use ext_php_rs::zend::ExecuteData;
+
+/// More keys than any filter Yioop makes (17 for its n-gram filters):
+/// left to Yioop's PHP, which would build that many positions first.
+const MAX_KEYS: i64 = 1 << 12;
+
+static CONTAINS: Signature = Signature {
+    name: "yioop_codec\\bloom\\contains",
+    params: &[Param::Value("filter"), Param::Value("value")],
+    returns: DataType::Mixed,
+};
+
+extern "C" fn contains_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &CONTAINS, |args| {
+        let object = args.take(0).dereference_mut();
+        let value = args.take(1).dereference();
+        Ok(contains(object, value).map_or_else(Zval::new, bool_zval))
+    });
+}
+
+/// Yioop's answer, or None to decline.
+fn contains(object: &mut Zval, value: &Zval) -> Option<bool> {
+    filter_contains(object.object_mut()?, value.zend_str()?.as_bytes())
+}
+
+/// `$filter->contains($value)` for a filter object, or None to decline.
+pub(super) fn filter_contains(object: &mut ZendObject, value: &[u8]) -> Option<bool> {
+    // Shard reads any object's properties as PHP's `$this->name` does.
+    let object = Shard(object);
+    let num_keys = int_like(object.property("num_keys")?)?;
+    let filter_size = int_like(object.property("filter_size")?)?;
+    let filter = object.property("filter")?.zend_str()?.as_bytes();
+    if num_keys > MAX_KEYS {
+        return None;
+    }
+    BloomFilter { filter, filter_size, num_keys }.contains(value).ok()
+}
+
+/// An int, or a float PHP's `>>` turns into the same int without a
+/// deprecation (integral, well inside the int range).
+fn int_like(value: &Zval) -> Option<i64> {
+    if let Some(i) = long_of(value) {
+        return Some(i);
+    }
+    let f = value.double()?;
+    (f.fract() == 0.0 && f.abs() < 9.0e15).then_some(f as i64)
+}
+
+pub fn register(module: ModuleBuilder) -> ModuleBuilder {
+    module.function(CONTAINS.function(contains_handler))
+}

@@ -1,0 +1,115 @@
+//! `yioop_codec\ngrams\ngramsContains($class, $phrase, $lang, $filter_prefix)`:
+//! NWordGrams' static `ngramsContains($phrase, $lang, $filter_prefix = 2)`
+//! for a filter Yioop has already loaded, `$class` being the class it was
+//! called on (`static::class`). PhraseParser asks it two or three times
+//! for every word it indexes. Yioop's method normalises the locale
+//! (`-` to `_`; `en` and `en_GB` read `en_US`), finds the filter in its
+//! static `$ngrams` cache and asks it for the lower-cased phrase: here the
+//! cached filter, if a `BloomFilterFile` itself, is asked natively
+//! (`bloom::filter_contains`). It declines (null, nothing changed; Yioop's
+//! PHP then loads the filter or answers) where the filter is not cached
+//! yet, for a phrase that is not an ASCII string (mb_strtolower's Unicode
+//! case mapping is left to PHP), a locale or prefix that is not a
+//! non-numeric string (an int prefix too), and wherever the filter's own
+//! look-up would decline.
+
+use super::bloom::filter_contains;
+use super::convert::is_numeric;
+use super::raw::{self, Param, Signature};
+use super::shard::with_name;
+use super::zval::{bool_zval, long_of};
+use ext_php_rs::ffi::{zend_class_entry, zend_hash_index_find, zend_hash_str_find, zend_lookup_class_ex, zend_string, zval, HashTable};
+use ext_php_rs::flags::DataType;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::Zval;
+use ext_php_rs::zend::ExecuteData;
+
+extern "C" {
+    fn zend_read_static_property_ex(scope: *mut zend_class_entry, name: *mut zend_string, silent: bool) -> *mut zval;
+}
+
+/// php-src's ZEND_FETCH_CLASS_NO_AUTOLOAD.
+const ZEND_FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
+
+/// The filter class whose look-up runs natively (not a subclass of it).
+const FILTER_CLASS: &str = "seekquarry\\yioop\\library\\BloomFilterFile";
+
+static CONTAINS: Signature = Signature {
+    name: "yioop_codec\\ngrams\\ngramsContains",
+    params: &[Param::Value("class"), Param::Value("phrase"), Param::Value("lang"), Param::Optional("filter_prefix", "2")],
+    returns: DataType::Mixed,
+};
+
+extern "C" fn contains_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &CONTAINS, |args| {
+        let class = args.take(0).dereference();
+        let phrase = args.take(1).dereference();
+        let lang = args.take(2).dereference();
+        let prefix = args.take_optional(3).map(|p| &*p.dereference());
+        Ok(contains(class, phrase, lang, prefix).map_or_else(Zval::new, bool_zval))
+    });
+}
+
+/// A key of Yioop's cache, as PHP would use it.
+enum Key {
+    Int(i64),
+    Str(Vec<u8>),
+}
+
+fn contains(class: &Zval, phrase: &Zval, lang: &Zval, prefix: Option<&Zval>) -> Option<bool> {
+    let phrase = phrase.zend_str()?.as_bytes();
+    if !phrase.is_ascii() {
+        return None;
+    }
+    let lang = locale(lang.zend_str()?.as_bytes())?;
+    let prefix = match prefix {
+        None => Key::Int(2),
+        Some(p) => match long_of(p) {
+            Some(i) => Key::Int(i),
+            None => Key::Str(non_numeric(p.zend_str()?.as_bytes())?.to_vec()),
+        },
+    };
+    let cache = static_cache(class)?;
+    let by_lang = unsafe { &*find(cache, &Key::Str(lang))? }.dereference().array()?;
+    let filter = unsafe { &mut *find(by_lang, &prefix)? }.dereference_mut().object_mut()?;
+    if filter.get_class_name().ok()? != FILTER_CLASS {
+        return None;
+    }
+    filter_contains(filter, &phrase.to_ascii_lowercase())
+}
+
+/// Yioop's locale normalisation; None for a numeric one (its `==` and its
+/// use as an array key would read it as a number).
+fn locale(lang: &[u8]) -> Option<Vec<u8>> {
+    let lang: Vec<u8> = lang.iter().map(|&b| if b == b'-' { b'_' } else { b }).collect();
+    non_numeric(&lang)?;
+    Some(if lang == b"en" || lang == b"en_GB" { b"en_US".to_vec() } else { lang })
+}
+
+fn non_numeric(s: &[u8]) -> Option<&[u8]> {
+    (!is_numeric(s) && !s.iter().any(u8::is_ascii_digit)).then_some(s)
+}
+
+/// `static::$ngrams` of the class called on, if an array.
+fn static_cache(class: &Zval) -> Option<&'static HashTable> {
+    let name = std::ptr::from_ref(class.zend_str()?).cast_mut().cast::<zend_string>();
+    let scope = unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) };
+    if scope.is_null() {
+        return None;
+    }
+    let cache = with_name("ngrams", |name| unsafe { zend_read_static_property_ex(scope, name, true) });
+    unsafe { cache.cast::<Zval>().as_ref() }?.dereference().array()
+}
+
+/// The slot of `key` in `table` (PHP's own, valid for the call).
+fn find(table: &HashTable, key: &Key) -> Option<*mut Zval> {
+    let found = match key {
+        Key::Int(i) => unsafe { zend_hash_index_find(table, *i as u64) },
+        Key::Str(s) => unsafe { zend_hash_str_find(table, s.as_ptr().cast(), s.len()) },
+    };
+    (!found.is_null()).then(|| found.cast::<Zval>())
+}
+
+pub fn register(module: ModuleBuilder) -> ModuleBuilder {
+    module.function(CONTAINS.function(contains_handler))
+}

@@ -1,0 +1,127 @@
+//! `yioop_codec\stem_en\stem($class, $word)`: the English Tokenizer's
+//! static `stem($word)` (core: `crate::stem_en`), `$class` being the class
+//! it was called on (`static::class`). `php/yioop-integrate.php` makes
+//! Yioop's method call it. It reads the class's `$no_stem_list` and leaves
+//! the class's private scratch (`$buffer`, `$k`, `$j`) as Yioop's PHP
+//! leaves it. It declines (null, nothing changed) for a word that is not a
+//! string or is numeric (in_array's loose comparison would compare it as a
+//! number), a no-stem list that is not an array of strings, and a class it
+//! cannot find.
+
+use super::convert::{bytes_zval, is_numeric};
+use super::raw::{self, Param, Signature};
+use super::shard::with_name;
+use super::zval::long_zval;
+use crate::stem_en::{stem, State};
+use ext_php_rs::ffi::{zend_class_entry, zend_hash_index_find, zend_string, zval, HashTable};
+use ext_php_rs::flags::DataType;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::Zval;
+use ext_php_rs::zend::ExecuteData;
+
+extern "C" {
+    fn zend_read_static_property_ex(scope: *mut zend_class_entry, name: *mut zend_string, silent: bool) -> *mut zval;
+    fn zend_lookup_class_ex(name: *mut zend_string, key: *mut zend_string, flags: u32) -> *mut zend_class_entry;
+    fn zend_update_static_property_ex(scope: *mut zend_class_entry, name: *mut zend_string, value: *mut zval) -> i32;
+}
+
+/// php-src's ZEND_FETCH_CLASS_NO_AUTOLOAD.
+const ZEND_FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
+
+static STEM: Signature = Signature {
+    name: "yioop_codec\\stem_en\\stem",
+    params: &[Param::Value("class"), Param::Value("word")],
+    returns: DataType::Mixed,
+};
+
+extern "C" fn stem_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &STEM, |args| {
+        let [class, word] = args.values::<2>();
+        Ok(stem_word(class, word).unwrap_or_default())
+    });
+}
+
+/// Yioop's stem, the class's scratch left as Yioop leaves it; None declines.
+fn stem_word(class: &Zval, word: &Zval) -> Option<Zval> {
+    let word = word.zend_str()?.as_bytes();
+    if is_numeric(word) {
+        return None;
+    }
+    let scope = class_entry(class)?;
+    let no_stem = no_stem_list(scope)?;
+    if !["buffer", "k", "j"].iter().all(|name| has_static(scope, name)) {
+        return None; // writing would throw where Yioop's PHP errors itself
+    }
+    let stemmed = stem(word, &|w| no_stem.contains(w));
+    if let Some(state) = stemmed.state {
+        leave_state(scope, state);
+    }
+    Some(bytes_zval(&stemmed.stem))
+}
+
+/// The loaded class named `class` (no autoloading: the caller's own).
+fn class_entry(class: &Zval) -> Option<*mut zend_class_entry> {
+    let name = std::ptr::from_ref(class.zend_str()?).cast_mut().cast::<zend_string>();
+    let found = unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) };
+    (!found.is_null()).then_some(found)
+}
+
+/// The class's `$no_stem_list`, if an array of strings (borrowed for the call).
+fn no_stem_list<'a>(scope: *mut zend_class_entry) -> Option<NoStem<'a>> {
+    let list = with_name("no_stem_list", |name| unsafe { zend_read_static_property_ex(scope, name, true) });
+    let list = unsafe { list.cast::<Zval>().as_ref() }?.dereference().array()?;
+    let count = list.len() as u64;
+    // A list with keys 0..n: looked up by index, nothing copied (the
+    // common case, and half the call's cost when collected).
+    let mut indexed = true;
+    for i in 0..count {
+        match unsafe { zend_hash_index_find(list, i).cast::<Zval>().as_ref() } {
+            None => {
+                indexed = false;
+                break;
+            }
+            Some(value) => {
+                value.dereference().zend_str()?;
+            }
+        }
+    }
+    if indexed {
+        return Some(NoStem::Indexed(list, count));
+    }
+    list.values().map(|v| v.dereference().zend_str().map(|s| s.as_bytes())).collect::<Option<Vec<_>>>().map(NoStem::Listed)
+}
+
+/// The no-stem list: by index (keys 0..n, all strings) or collected.
+enum NoStem<'a> {
+    Indexed(&'a HashTable, u64),
+    Listed(Vec<&'a [u8]>),
+}
+
+impl NoStem<'_> {
+    fn contains(&self, word: &[u8]) -> bool {
+        match self {
+            NoStem::Indexed(list, count) => (0..*count).any(|i| {
+                let value = unsafe { &*zend_hash_index_find(*list, i).cast::<Zval>() };
+                value.dereference().zend_str().is_some_and(|s| s.as_bytes() == word)
+            }),
+            NoStem::Listed(words) => words.iter().any(|listed| *listed == word),
+        }
+    }
+}
+
+/// Whether the class declares static `$name` (read silently).
+fn has_static(scope: *mut zend_class_entry, name: &'static str) -> bool {
+    !with_name(name, |name| unsafe { zend_read_static_property_ex(scope, name, true) }).is_null()
+}
+
+/// `self::$buffer`, `self::$k` and `self::$j` as Yioop's stem leaves them.
+fn leave_state(scope: *mut zend_class_entry, state: State) {
+    let fields = [("buffer", bytes_zval(&state.buffer)), ("k", long_zval(state.k)), ("j", long_zval(state.j))];
+    for (name, mut value) in fields {
+        with_name(name, |name| unsafe { zend_update_static_property_ex(scope, name, std::ptr::from_mut(&mut value).cast()) });
+    }
+}
+
+pub fn register(module: ModuleBuilder) -> ModuleBuilder {
+    module.function(STEM.function(stem_handler))
+}
