@@ -4,47 +4,12 @@
  * stock-install.php, stock-web.php and bench/search/run.php: Yioop's
  * ConfigureTool answered prompt by prompt, Createdb.php, copies of the
  * installed tree (one switched over by php/yioop-integrate.php), PHP run
- * with or without the extension, and comparing two sides' answers.
+ * with or without the extension, and showing how two sides' answers differ.
  */
 declare(strict_types=1);
 
 final class SetUpFailure extends RuntimeException
 {
-}
-
-/**
- * Asks both sides each query and prints how their answers compare; returns
- * how many differ. Set-up failure if the plain side, stock Yioop, does not
- * answer or finds results where none are expected, or none where some are.
- */
-function compareAnswers(array $queries, callable $plain, callable $switched): int
-{
-    $different = 0;
-    $found = 0;
-    foreach ($queries as [$query, $per_page, $first, $expect_results]) {
-        $args = [StockCorpus::expand($query), (string)$per_page, (string)$first];
-        $a = $plain($args);
-        $b = $switched($args);
-        $same = $a == $b;
-        $different += $same ? 0 : 1;
-        $found += $a["shown"] > 0 ? 1 : 0;
-        echo queryLine($args, $query, $a, $b, $same);
-        if (!$a["answered"]) {
-            throw new SetUpFailure("stock Yioop (plain side) gave no answer for '$args[0]': "
-                . "$a[how]" . ($a["err"] ? ": " . trim($a["err"]) : "") . "\n"
-                . tail($a["out"]));
-        }
-        if ($expect_results !== null && ($a["shown"] > 0) !== $expect_results) {
-            throw new SetUpFailure("stock Yioop (plain side) found " . $a["shown"]
-                . " results for '$args[0]', expected " . ($expect_results ? "some" : "none")
-                . ": the index is not being searched ($a[how]"
-                . ($a["err"] ? ": " . trim($a["err"]) : "") . ")");
-        }
-    }
-    if ($found == 0) {
-        throw new SetUpFailure("stock Yioop found nothing for any query: nothing was compared");
-    }
-    return $different;
 }
 
 /** $sapi's conf.d (cli, fpm) in $dir, minus the yioop extension that phpenmod enables globally. */
