@@ -4,8 +4,9 @@
  * workers (profile.php), as shares of the configuration's samples, all
  * requests together (the search page and the requests Yioop makes to its
  * own site while it serves it):
- *  - by class: the innermost frame that has a class (internal functions count
- *    for the class that called them), Yioop's namespace shortened;
+ *  - by namespace and by class: the innermost frame that has a class
+ *    (internal functions count for the class that called them), Yioop's
+ *    namespace shortened (controllers, models, views, library, ...);
  *  - by function, inclusive: each frame counted once per sample it is on;
  *  - by function, self: the innermost frame.
  */
@@ -24,7 +25,13 @@ function printProfiles(string $dir, array $names): void
             continue;
         }
         [$classes, $inclusive, $self] = profileShares($stacks);
-        foreach (["by class" => $classes, "by function, inclusive" => $inclusive,
+        $namespaces = [];
+        foreach ($classes as $class => $samples) {
+            $namespace = str_contains($class, "\\") ? substr($class, 0, strrpos($class, "\\"))
+                : $class;
+            $namespaces[$namespace] = ($namespaces[$namespace] ?? 0) + $samples;
+        }
+        foreach (["by namespace" => $namespaces, "by class" => $classes, "by function, inclusive" => $inclusive,
             "by function, self" => $self] as $title => $shares) {
             echo "  $title:\n";
             arsort($shares);
@@ -74,5 +81,6 @@ function profileShares(array $stacks): array
 function shortFrame(string $frame): string
 {
     $frame = str_replace("seekquarry\\yioop\\", "", $frame);
-    return str_starts_with($frame, "/") ? basename($frame) : $frame;
+    return $frame === "" ? "(unnamed frame)" : (str_starts_with($frame, "/") ? basename($frame)
+        : $frame);
 }
