@@ -44,7 +44,7 @@ function benchIn(string $tmp, string $dir, array $crawl, string $so, array $opti
         $tree = copyTree("$dir/install", "$tmp/" . str_replace("+", "-", $name), "$dir/work");
         $ini = $jit ? JIT_INI : [];
         if ($switched) {
-            $format ??= switchOver($tree, $plain);
+            $format = switchOver($tree, $plain); // each switched copy, JIT's too
             $ini += ["extension" => $so, "yioop.format" => $format];
         }
         $pool = ["php_admin_value[auto_prepend_file] = " . __DIR__
