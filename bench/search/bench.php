@@ -27,6 +27,8 @@ function benchSearchPages(string $dir, array $crawl, string $so, array $options)
     } finally {
         if (!$options["keep"]) {
             exec("rm -rf " . escapeshellarg($tmp));
+        } else {
+            echo "served copies kept: $tmp\n";
         }
     }
 }
