@@ -14,6 +14,7 @@
 declare(strict_types=1);
 
 require_once dirname(__DIR__) . "/fpm/processes.php";
+require_once __DIR__ . "/stock-setup.php";
 
 /**
  * Yioop can request its own site while it serves a page (NAME_SERVER): three
@@ -57,8 +58,13 @@ function compareSearchPages(array $queries, string $tmp, string $work, string $p
 /** One copy of the tree as served. */
 final class ServedCopy
 {
+    /**
+     * $pool: lines added to the fpm pool (bench/search: an upload capture,
+     * the Fetcher's upload size); $children: the pool's workers.
+     */
     public function __construct(public string $name, public string $tree, public string $dir,
-        public int $port, public array $ini, public bool $extension)
+        public int $port, public array $ini, public bool $extension, public array $pool = [],
+        public int $children = FPM_CHILDREN)
     {
     }
 
@@ -78,6 +84,10 @@ final class SearchPages
     /** copy name => mask => how many times it applied */
     private array $masked = [];
     private ?array $user;
+    /** nginx server blocks served beside the copies (bench/search: the crawled corpus) */
+    public string $other_servers = "";
+    /** Seconds the last page() took for the page itself, without the next results */
+    public float $last_seconds = 0.0;
 
     public function __construct(private string $dir)
     {
@@ -92,15 +102,20 @@ final class SearchPages
     /**
      * Serves $tree from a copy of $work of its own, with NAME_SERVER its own
      * URL; $ini: the fpm master's -d settings; $extension: whether they load yioop.
+     * $pool, $children: see ServedCopy; $copy_work false serves $work itself
+     * (a crawl's name server shares the queue server's work directory).
      */
     public function add(string $name, string $tree, string $work, Php $php, array $ini,
-        bool $extension): void
+        bool $extension, array $pool = [], int $children = FPM_CHILDREN,
+        bool $copy_work = true): ServedCopy
     {
         $copy = new ServedCopy($name, $tree, "$this->dir/$name", freeLoopbackPort(), $ini,
-            $extension);
+            $extension, $pool, $children);
         mkdir($copy->dir, 0755);
-        $own_work = dirname($tree) . "/work";
-        shell("cp -a " . escapeshellarg($work) . " " . escapeshellarg($own_work));
+        $own_work = $copy_work ? dirname($tree) . "/work" : $work;
+        if ($copy_work) {
+            shell("cp -a " . escapeshellarg($work) . " " . escapeshellarg($own_work));
+        }
         configureWorkDirectory($tree, $own_work, $php);
         setNameServer($tree, $own_work, $copy->url(), $php);
         if (posix_geteuid() === 0) {
@@ -109,6 +124,7 @@ final class SearchPages
                 . escapeshellarg($own_work));
         }
         $this->copies[$name] = $copy;
+        return $copy;
     }
 
     public function start(): void
@@ -148,7 +164,9 @@ final class SearchPages
         [$query, $per_page, $first] = $args;
         $copy = $this->copies[$name];
         $cookie = $per_page == "10" ? "" : $this->linksPerPage($copy, $query, $per_page);
+        $start = microtime(true);
         [$status, $body] = http($copy->url(searchPath($query, $first)), $cookie);
+        $this->last_seconds = microtime(true) - $start;
         $next = nextResultsPath($body);
         [$next_status, $next_body] = $next === null ? [0, ""]
             : http($copy->url($next), $cookie);
@@ -264,11 +282,12 @@ final class SearchPages
         return "[global]\nerror_log = $copy->dir/fpm.log\ndaemonize = no\n\n[yioop]\n"
             . "user = $user\ngroup = $group\nlisten = $copy->dir/fpm.sock\n"
             . "listen.owner = $user\nlisten.group = $group\nlisten.mode = 0660\n"
-            . "pm = static\npm.max_children = " . FPM_CHILDREN . "\n"
+            . "pm = static\npm.max_children = $copy->children\n"
             . "catch_workers_output = yes\n"
             // Yioop prints deprecations before it sends headers; their length
             // (each copy's own paths) must not decide whether headers still go out
-            . "php_admin_value[output_buffering] = On\n";
+            . "php_admin_value[output_buffering] = On\n"
+            . implode("", array_map(fn($line) => "$line\n", $copy->pool));
     }
 
     private function startNginx(): void
@@ -290,14 +309,16 @@ final class SearchPages
         $text = (posix_geteuid() === 0 ? "user {$this->user[0]} {$this->user[1]};\n" : "")
             . "worker_processes 1;\npid $this->dir/nginx.pid;\n"
             . "events {\n    worker_connections 64;\n}\nhttp {\n"
-            . "    access_log $this->dir/nginx-access.log;\n";
+            . "    access_log $this->dir/nginx-access.log;\n"
+            // a Fetcher's uploads to its name server are about 2 MB
+            . "    client_max_body_size 64m;\n";
         foreach (["client_body", "fastcgi", "proxy", "scgi", "uwsgi"] as $temp) {
             $text .= "    {$temp}_temp_path $this->dir/nginx-temp/$temp;\n";
         }
         foreach ($this->copies as $copy) {
             $text .= serverBlock($copy, "$this->dir/probe.php");
         }
-        return "$text}\n";
+        return "$text$this->other_servers}\n";
     }
 
     /** Starts a server of ours, its output to $log, in PHP's environment plus $env. */

@@ -1,0 +1,184 @@
+<?php
+/**
+ * bench/search/run.php's benchmark: four copies of the crawled install
+ * served by nginx + php-fpm with opcache (stock-web.php's SearchPages), the
+ * same queries asked of each, alternating request by request; the pages
+ * must be byte-identical after stock-web.php's masks.
+ */
+declare(strict_types=1);
+
+require_once __DIR__ . "/corpus.php";
+require_once __DIR__ . "/profile-report.php";
+
+const JIT_INI = ["opcache.jit" => "tracing", "opcache.jit_buffer_size" => "64M"];
+/** The configurations, in the order printed: [name, switched + extension, JIT] */
+const CONFIGS = [["plain", false, false], ["switched", true, false],
+    ["plain+jit", false, true], ["switched+jit", true, true]];
+
+function benchSearchPages(string $dir, array $crawl, string $so, array $options): int
+{
+    if (!is_file($so)) {
+        throw new SetUpFailure("no extension at $so (cargo build --release, or --so=PATH)");
+    }
+    $tmp = sys_get_temp_dir() . "/yioop-search-bench-" . getmypid();
+    mkdir($tmp, 0711);
+    try {
+        return benchIn($tmp, $dir, $crawl, realpath($so), $options);
+    } finally {
+        if (!$options["keep"]) {
+            exec("rm -rf " . escapeshellarg($tmp));
+        } else {
+            echo "served copies kept: $tmp\n";
+        }
+    }
+}
+
+function benchIn(string $tmp, string $dir, array $crawl, string $so, array $options): int
+{
+    $plain = new Php(phpIniWithoutYioop("cli", "$tmp/conf.d"), [], "plain");
+    $queries = benchQueries($dir, $crawl, $options["quick"]);
+    $pages = new SearchPages("$tmp/web");
+    $profiles = "$tmp/profiles";
+    mkdir($profiles, 0777);
+    chmod($profiles, 0777);
+    $format = null;
+    foreach (CONFIGS as [$name, $switched, $jit]) {
+        $tree = copyTree("$dir/install", "$tmp/" . str_replace("+", "-", $name), "$dir/work");
+        $ini = $jit ? JIT_INI : [];
+        if ($switched) {
+            $format = switchOver($tree, $plain); // each switched copy, JIT's too
+            $ini += ["extension" => $so, "yioop.format" => $format];
+        }
+        $pool = ["php_admin_value[auto_prepend_file] = " . __DIR__
+            . ($options["profile"] ? "/profile.php" : "/quiet.php"),
+            "env[SEARCH_BENCH_PROFILE] = $profiles/" . str_replace("+", "-", $name) . ".txt"];
+        $pages->add($name, $tree, "$dir/work", $plain, $ini, $switched, $pool);
+    }
+    try {
+        $pages->start();
+        echo count($queries) . " queries; plain on " . $pages->url("plain") . ", switched on "
+            . $pages->url("switched") . " (nginx, php-fpm with opcache; +jit: "
+            . "opcache.jit=tracing)\n";
+        $timings = [];
+        $different = askAll($pages, $queries, $options["identity_only"] ? 1
+            : 1 + $options["rounds"], $timings);
+        foreach ($pages->problems() as $problem) {
+            echo "PROBLEM    $problem\n";
+            $different++;
+        }
+        echo $pages->masked() . "requests Yioop made to its own site: "
+            . $pages->ownRequests() . "\n";
+    } finally {
+        $pages->stop();
+    }
+    if (!$options["identity_only"]) {
+        printTimings($timings, $queries);
+    }
+    if ($options["profile"]) {
+        printProfiles($profiles, array_column(CONFIGS, 0));
+    }
+    printf("\n%d queries x %d configurations: %s\n", count($queries), count(CONFIGS),
+        $different == 0 ? "all identical" : "$different DIFFERENT");
+    return $different == 0 ? 0 : 1;
+}
+
+/** The query set, from the corpus's words; checked to find results on the plain side later. */
+function benchQueries(string $dir, array $crawl, bool $quick): array
+{
+    $port = (int)parse_url($crawl["corpus_url"], PHP_URL_PORT);
+    $corpus = new DocCorpus("$dir/corpus", $port, $crawl["quick"]);
+    return searchQueries($corpus->wordFrequencies(), count($corpus->pages), $quick,
+        "127.0.0.1");
+}
+
+/**
+ * Pass 0 warms every configuration up (and is compared); passes 1.. are
+ * timed. Within a pass, each query is asked of every configuration in turn,
+ * the first one rotating, so that no configuration is always first after
+ * another's request. Returns how many pages differed from plain's.
+ */
+function askAll(SearchPages $pages, array $queries, int $passes, array &$timings): int
+{
+    $names = array_column(CONFIGS, 0);
+    $reference = [];
+    $different = 0;
+    $found = 0;
+    for ($pass = 0; $pass < $passes; $pass++) {
+        foreach ($queries as $i => [$query, $per_page, $first, $class]) {
+            $args = [$query, (string)$per_page, (string)$first];
+            $turn = ($pass + $i) % count($names);
+            foreach ([...array_slice($names, $turn), ...array_slice($names, 0, $turn)] as $name) {
+                $answer = $pages->page($name, $args);
+                if ($pass > 0) {
+                    $timings[$name][$class][] = $pages->last_seconds;
+                }
+                if (!$answer["answered"]) {
+                    throw new SetUpFailure("$name gave no search page for '$query': "
+                        . "$answer[how]\n" . tail($answer["out"]));
+                }
+                $reference[$i] ??= $name === "plain" ? $answer : null;
+                $diff = isset($reference[$i]) && $reference[$i] != $answer;
+                if ($diff) {
+                    $different++;
+                    echo "DIFFERENT  '$query' ($name, pass $pass)\n"
+                        . firstDifference($reference[$i]["out"], $answer["out"]);
+                }
+            }
+            if ($pass == 0) {
+                $found += $reference[$i]["shown"] > 0 ? 1 : 0;
+                printf("same       %-16s %s\n", shown($reference[$i]), "'$query' ($class)");
+            }
+        }
+    }
+    if ($found == 0) {
+        throw new SetUpFailure("Yioop found nothing for any query: the index is not searched");
+    }
+    return $different;
+}
+
+/** p50, p95 and requests/s per configuration and per query class, with the ratios. */
+function printTimings(array $timings, array $queries): void
+{
+    $classes = array_values(array_unique(array_column($queries, 3)));
+    $stats = [];
+    foreach ($timings as $name => $by_class) {
+        $stats[$name]["all"] = latencyStats(array_merge(...array_values($by_class)));
+        foreach ($classes as $class) {
+            $stats[$name][$class] = latencyStats($by_class[$class] ?? []);
+        }
+    }
+    echo "\nsearch page latency (the page's own request; ms) and requests/s (one client):\n";
+    printf("%-14s %8s %8s %8s %6s\n", "", "p50", "p95", "req/s", "n");
+    foreach (array_column(CONFIGS, 0) as $name) {
+        $s = $stats[$name]["all"];
+        printf("%-14s %8.1f %8.1f %8.2f %6d\n", $name, $s["p50"] * 1e3, $s["p95"] * 1e3,
+            $s["rps"], $s["n"]);
+    }
+    foreach ([["switched", "plain"], ["switched+jit", "plain+jit"]] as [$a, $b]) {
+        $x = $stats[$a]["all"];
+        $y = $stats[$b]["all"];
+        printf("ratio %-12s p50 %.2fx, p95 %.2fx, requests/s %.2fx\n", "$a/$b",
+            $y["p50"] / $x["p50"], $y["p95"] / $x["p95"], $x["rps"] / $y["rps"]);
+    }
+    echo "\np50 by query class (ms):\n" . sprintf("%-14s", "");
+    foreach ($classes as $class) {
+        printf(" %10s", $class);
+    }
+    echo "\n";
+    foreach (array_column(CONFIGS, 0) as $name) {
+        printf("%-14s", $name);
+        foreach ($classes as $class) {
+            printf(" %10.1f", $stats[$name][$class]["p50"] * 1e3);
+        }
+        echo "\n";
+    }
+}
+
+function latencyStats(array $seconds): array
+{
+    sort($seconds);
+    $n = count($seconds);
+    $at = fn(float $q) => $n ? $seconds[min($n - 1, (int)ceil($q * $n) - 1)] : NAN;
+    return ["p50" => $at(0.5), "p95" => $at(0.95), "n" => $n,
+        "rps" => $n ? $n / array_sum($seconds) : NAN];
+}
