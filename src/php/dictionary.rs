@@ -16,6 +16,7 @@
 //! constant is not what Yioop keeps there, and where Yioop's PHP would warn,
 //! exit or never return (a damaged file).
 
+use super::weak_table::WeakTable;
 use super::convert::{bytes_zval, Fallible};
 use super::packed::list_of;
 use super::raw::{self, Param, Signature};
@@ -24,7 +25,7 @@ use super::zval::{array_zval, long_of, long_zval};
 use crate::dictionary::{self, DictFiles, Entry, Found, Host, Query};
 use crate::phpnum::{self, Num};
 use crate::shard::ShardError;
-use ext_php_rs::ffi::{zend_hash_clean, zend_hash_index_find, zend_object, zend_string, zend_ulong, zval, HashTable};
+use ext_php_rs::ffi::{zend_object, zend_string, zval};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendCallable, ZendHashTable, ZendStr, Zval};
@@ -32,24 +33,15 @@ use ext_php_rs::zend::ExecuteData;
 use std::cell::RefCell;
 use std::os::raw::{c_char, c_int};
 use std::rc::Rc;
-use std::sync::atomic::{AtomicPtr, Ordering};
 
 extern "C" {
-    fn _zend_hash_init(ht: *mut HashTable, size: u32, destructor: Option<unsafe extern "C" fn(*mut zval)>, persistent: bool);
-    fn zend_hash_destroy(ht: *mut HashTable);
-    fn zend_weakrefs_hash_add(ht: *mut HashTable, key: *mut zend_object, data: *mut zval) -> *mut zval;
-    fn zend_weakrefs_hash_del(ht: *mut HashTable, key: *mut zend_object) -> c_int;
     fn php_stat(filename: *mut zend_string, kind: c_int, return_value: *mut zval);
     fn zend_get_constant_str(name: *const c_char, name_len: usize) -> *mut zval;
 }
 
-/// php-src's FS_SIZE and FS_EXISTS (`filesize`, `file_exists`), IS_PTR.
+/// php-src's FS_SIZE and FS_EXISTS (`filesize`, `file_exists`).
 const FS_SIZE: c_int = 2;
 const FS_EXISTS: c_int = 15;
-const IS_PTR: u32 = 13;
-/// ZEND_MM_ALIGNMENT_LOG2: a weak table's key is an object's address
-/// shifted by it.
-const ALIGNMENT_LOG2: u32 = 3;
 
 /// An object read natively: its files, and where its declared properties
 /// sit (their slots never move while the object lives).
@@ -86,62 +78,17 @@ impl Props<'_, '_> {
     }
 }
 
-/// The objects read natively, in a PHP weak table (PHP drops an object's
-/// entry when the object is freed), made once per process.
-static REGISTRY: AtomicPtr<HashTable> = AtomicPtr::new(std::ptr::null_mut());
+/// The objects read natively.
+static OBJECTS: WeakTable<Native> = WeakTable::new();
 
-unsafe extern "C" fn drop_state(value: *mut zval) {
-    drop(Rc::from_raw((*value).value.ptr.cast::<Native>()));
-}
-
-fn registry() -> *mut HashTable {
-    let table = REGISTRY.load(Ordering::Acquire);
-    if !table.is_null() {
-        return table;
-    }
-    let table = Box::into_raw(Box::new(unsafe { std::mem::zeroed::<HashTable>() }));
-    unsafe { _zend_hash_init(table, 8, Some(drop_state), true) };
-    REGISTRY.store(table, Ordering::Release);
-    table
-}
-
-fn registered(object: *mut zend_object) -> Option<State> {
-    let key = (object as usize >> ALIGNMENT_LOG2) as zend_ulong;
-    let found = unsafe { zend_hash_index_find(registry(), key).as_ref() }?;
-    let state = unsafe { found.value.ptr }.cast::<Native>();
-    unsafe { Rc::increment_strong_count(state) };
-    Some(unsafe { Rc::from_raw(state) })
-}
-
-fn register(object: *mut zend_object, state: &State) {
-    let mut value = Zval::new();
-    value.value.ptr = Rc::into_raw(state.clone()).cast_mut().cast();
-    value.u1.type_info = IS_PTR;
-    let added = unsafe { zend_weakrefs_hash_add(registry(), object, std::ptr::from_mut(&mut value).cast()) };
-    if added.is_null() {
-        unsafe { drop_state(std::ptr::from_mut(&mut value).cast()) };
-    }
-}
-
-fn unregister(object: *mut zend_object) {
-    if registered(object).is_some() {
-        unsafe { zend_weakrefs_hash_del(registry(), object) };
-    }
-}
-
-/// Forgets every object, at each request's start (weak references are per
-/// request).
+/// Forgets every object, at each request's start.
 pub fn forget_objects() {
-    unsafe { zend_hash_clean(registry()) };
+    OBJECTS.clear();
 }
 
 /// Frees the table at the module's shutdown.
 pub fn release_objects() {
-    let table = REGISTRY.swap(std::ptr::null_mut(), Ordering::AcqRel);
-    if !table.is_null() {
-        unsafe { zend_hash_destroy(table) };
-        drop(unsafe { Box::from_raw(table) });
-    }
+    OBJECTS.release();
 }
 
 /// `file_exists` and `filesize` through PHP's own stat (and its cache).
@@ -372,10 +319,10 @@ fn hand_over(object: &mut Shard, state: &State) {
     let props = Props { object, slots: Some(&state.slots) };
     let tiers = active_tiers(&props).unwrap_or_default();
     if !unread_by_php(&props) {
-        unregister(std::ptr::from_mut(&mut *object.0).cast::<zend_object>());
+        OBJECTS.remove(std::ptr::from_mut(&mut *object.0).cast::<zend_object>());
         return;
     }
-    unregister(std::ptr::from_mut(&mut *object.0).cast::<zend_object>());
+    OBJECTS.remove(std::ptr::from_mut(&mut *object.0).cast::<zend_object>());
     let files = state.files.borrow();
     let tier_text = |tier: i64| tiers.iter().find(|(n, _)| *n == tier).map_or_else(|| bytes_zval(tier.to_string().as_bytes()), |(_, z)| z.shallow_clone());
     let mut fhs = ZendHashTable::new();
@@ -447,7 +394,7 @@ fn get_word_info(args: &mut raw::Args) -> Fallible<Zval> {
     let Some(object) = value.object_mut() else { return Ok(Zval::new()) };
     let mut object = Shard(object);
     let object_ptr = std::ptr::from_mut(&mut *object.0).cast::<zend_object>();
-    let existing = registered(object_ptr);
+    let existing = OBJECTS.get(object_ptr);
     let unread = unread_by_php(&Props { object: &object, slots: existing.as_ref().map(|s| &s.slots) });
     if !unread {
         if let Some(state) = existing {
@@ -464,7 +411,7 @@ fn get_word_info(args: &mut raw::Args) -> Fallible<Zval> {
     let state = existing.unwrap_or_else(|| {
         let slots = PROPERTIES.map(|name| object.declared_ptr(name));
         let state = Rc::new(Native { files: RefCell::new(DictFiles::default()), slots });
-        register(object_ptr, &state);
+        OBJECTS.add(object_ptr, &state);
         state
     });
     match look_up(&mut object, &call, &state) {

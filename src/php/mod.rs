@@ -21,6 +21,7 @@ mod shard;
 mod shard_build;
 mod shard_save;
 mod stem_en;
+mod weak_table;
 mod zval;
 
 use ext_php_rs::error::php_error;

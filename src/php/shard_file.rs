@@ -17,11 +17,12 @@
 //! whose `$this->fh` is set, or whose PHP caches are not empty, is Yioop's
 //! PHP's to read.
 
+use super::super::weak_table::WeakTable;
 use super::super::convert::bytes_zval;
 use super::super::zval::{array_zval, long_of, long_zval};
 use super::{Shard, Stop};
 use crate::shard::{OpenShard, ShardFile};
-use ext_php_rs::ffi::{executor_globals, zend_hash_clean, zend_hash_index_find, zend_object, zend_resource, zend_string, zend_ulong, zval, HashTable};
+use ext_php_rs::ffi::{executor_globals, zend_hash_index_find, zend_object, zend_resource, zend_string, zend_ulong, zval};
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 use std::cell::RefCell;
 use std::ffi::OsStr;
@@ -30,25 +31,17 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 extern "C" {
-    fn _zend_hash_init(ht: *mut HashTable, size: u32, destructor: Option<unsafe extern "C" fn(*mut zval)>, persistent: bool);
-    fn zend_hash_destroy(ht: *mut HashTable);
-    fn zend_weakrefs_hash_add(ht: *mut HashTable, key: *mut zend_object, data: *mut zval) -> *mut zval;
-    fn zend_weakrefs_hash_del(ht: *mut HashTable, key: *mut zend_object) -> c_int;
     fn php_stat(filename: *mut zend_string, kind: c_int, return_value: *mut zval);
     fn _php_stream_fopen_from_fd(fd: c_int, mode: *const c_char, persistent_id: *const c_char, zero_position: bool) -> *mut c_void;
 }
 
-/// php-src's FS_SIZE (what `filesize` asks `php_stat`), IS_PTR and
+/// php-src's FS_SIZE (what `filesize` asks `php_stat`) and
 /// IS_RESOURCE_EX (a refcounted resource).
 const FS_SIZE: c_int = 2;
-const IS_PTR: u32 = 13;
 const IS_RESOURCE_EX: u32 = 9 | (1 << 8);
-/// ZEND_MM_ALIGNMENT_LOG2: an object's key in a weak table is its address
-/// shifted by it.
-const ALIGNMENT_LOG2: u32 = 3;
 
 /// Counts the native IndexShard calls (`end_call`), so that what a call did
 /// can be told from what earlier calls did.
@@ -84,70 +77,19 @@ struct Native {
 
 type State = Rc<Native>;
 
-/// The objects read natively: a PHP hash table (weak references need one)
-/// whose values hold a reference to each one's state (`Rc::into_raw`),
-/// made once per process.
-static REGISTRY: AtomicPtr<HashTable> = AtomicPtr::new(std::ptr::null_mut());
+/// The objects read natively.
+static OBJECTS: WeakTable<Native> = WeakTable::new();
 
-unsafe extern "C" fn drop_state(value: *mut zval) {
-    drop(Rc::from_raw((*value).value.ptr.cast::<Native>()));
-}
-
-fn registry() -> *mut HashTable {
-    let table = REGISTRY.load(Ordering::Acquire);
-    if !table.is_null() {
-        return table;
-    }
-    let table = Box::into_raw(Box::new(unsafe { std::mem::zeroed::<HashTable>() }));
-    unsafe { _zend_hash_init(table, 8, Some(drop_state), true) };
-    REGISTRY.store(table, Ordering::Release);
-    table
-}
-
-fn key(object: *mut zend_object) -> zend_ulong {
-    (object as usize >> ALIGNMENT_LOG2) as zend_ulong
-}
-
-fn registered(object: *mut zend_object) -> Option<State> {
-    let found = unsafe { zend_hash_index_find(registry(), key(object)) };
-    unsafe { found.as_ref() }.map(|value| {
-        let state = unsafe { value.value.ptr }.cast::<Native>();
-        unsafe { Rc::increment_strong_count(state) };
-        unsafe { Rc::from_raw(state) }
-    })
-}
-
-fn register(object: *mut zend_object, state: &State) {
-    let mut value = Zval::new();
-    value.value.ptr = Rc::into_raw(state.clone()).cast_mut().cast();
-    value.u1.type_info = IS_PTR;
-    let added = unsafe { zend_weakrefs_hash_add(registry(), object, std::ptr::from_mut(&mut value).cast()) };
-    if added.is_null() {
-        unsafe { drop_state(std::ptr::from_mut(&mut value).cast()) };
-    }
-}
-
-fn unregister(object: *mut zend_object) -> Option<State> {
-    let state = registered(object)?;
-    unsafe { zend_weakrefs_hash_del(registry(), object) };
-    Some(state)
-}
-
-/// Forgets every object: called at each request's start. PHP's weak
-/// references are per request, and a fast shutdown frees objects without
-/// telling them.
+/// Forgets every object, at each request's start, and closes the files
+/// none of them reads any more.
 pub fn forget_objects() {
-    unsafe { zend_hash_clean(registry()) };
+    OBJECTS.clear();
     crate::shard::file::close_unused_files();
 }
 
 /// Frees the table at the module's shutdown.
 pub fn release_objects() {
-    let table = REGISTRY.swap(std::ptr::null_mut(), Ordering::AcqRel);
-    if !table.is_null() {
-        unsafe { zend_hash_destroy(table) };
-        drop(unsafe { Box::from_raw(table) });
-    }
+    OBJECTS.release();
 }
 
 /// An object's open file for one call: `$this->file_len` and its state.
@@ -225,7 +167,7 @@ impl Shard<'_> {
     /// that is no int.
     pub(super) fn open_file(&mut self) -> Result<Option<ObjectFile>, Stop> {
         let object = self.object_ptr();
-        let state = registered(object);
+        let state = OBJECTS.get(object);
         if !self.unread_by_php(state.as_ref().map(|s| &s.slots)) {
             return Err(Stop::Decline);
         }
@@ -260,7 +202,7 @@ impl Shard<'_> {
         self.set_property("file_len", size);
         let slots = Slots { fh: self.declared_ptr("fh"), blocks: self.declared_ptr("blocks"), file_len: self.declared_ptr("file_len") };
         let state = Rc::new(Native { open: RefCell::new(open), slots, opened_in: current_call(), file_len_before });
-        register(self.object_ptr(), &state);
+        OBJECTS.add(self.object_ptr(), &state);
         Ok(Some(state))
     }
 
@@ -273,7 +215,7 @@ impl Shard<'_> {
     /// opened the file itself leaves the object as if it never had.
     pub(super) fn hand_over(&mut self) {
         let object = self.object_ptr();
-        let Some(state) = unregister(object) else { return };
+        let Some(state) = OBJECTS.remove(object) else { return };
         if state.opened_in == current_call() {
             self.set_property("file_len", state.file_len_before.shallow_clone());
             return;
