@@ -26,6 +26,8 @@
  * byte-identical across all runs; the exit status is 1 when not. Nothing
  * is masked: the crawl time is fixed, and the index holds no clock reading.
  */
+require_once __DIR__ . "/../runs.php";
+
 $options = getopt("", ["batches:", "uploads:", "repeat:", "per-generation:", "so:", "jit:", "modes:", "keep"]);
 $repeat = (int)($options["repeat"] ?? 3);
 $root = dirname(__DIR__, 2);
@@ -42,18 +44,14 @@ if (!$yioop || !is_file("$yioop/src/executables/QueueServer.php") || !$so) {
 $tmp = sys_get_temp_dir() . "/yioop-replay-" . getmypid();
 mkdir($tmp);
 $batches = batchDir($options["batches"] ?? null, $options["uploads"] ?? null, $yioop, $tmp);
-$trees = ["yioop" => copyTree($yioop, "$tmp/plain", null),
-    "ext" => copyTree($yioop, "$tmp/switched", $root)];
+$trees = ["yioop" => copyYioop($yioop, "$tmp/plain", null) . "/src",
+    "ext" => copyYioop($yioop, "$tmp/switched", $root) . "/src"];
 $scan_dir = iniWithoutYioop($tmp);
-$jit_flags = [
-    "off" => "-d opcache.enable_cli=0",
-    "tracing" => "-d opcache.enable_cli=1 -d opcache.jit=tracing -d opcache.jit_buffer_size=256M",
-];
 $results = [];
 for ($r = 0; $r < $repeat; $r++) {
     foreach ($jits as $jit) {
         foreach ($modes as $mode) {
-            $flags = $jit_flags[$jit] . ($mode == "ext" ? " -d extension=" . escapeshellarg($so) : "");
+            $flags = JIT_FLAGS[$jit] . ($mode == "ext" ? " -d extension=" . escapeshellarg($so) : "");
             $results[$mode][$jit][] = runWorker($scan_dir, $flags, $trees[$mode], "$tmp/work-$mode-$jit-$r",
                 $batches, $per_generation);
             fprintf(STDERR, "run %d/%d %s %s done\n", $r + 1, $repeat, $mode, $jit);
@@ -83,36 +81,6 @@ function batchDir(?string $given, ?string $uploads, string $yioop, string $tmp):
     return $dir;
 }
 
-/** A copy of $yioop's src/, switched over when $root (this checkout) is given. */
-function copyTree(string $yioop, string $tree, ?string $root): string
-{
-    mkdir($tree, 0777, true);
-    exec("cp -r " . escapeshellarg("$yioop/src") . " " . escapeshellarg($tree), $_, $rc);
-    $rc2 = 0;
-    if ($root !== null) {
-        exec("php " . escapeshellarg("$root/php/yioop-integrate.php") . " " . escapeshellarg($tree)
-            . " 2>&1", $out, $rc2);
-    }
-    if ($rc || $rc2) {
-        fwrite(STDERR, "could not copy or switch $yioop:\n" . implode("\n", $out ?? []) . "\n");
-        exit(2);
-    }
-    return "$tree/src";
-}
-
-/** PHP's own ini files, minus an installed yioop_codec. */
-function iniWithoutYioop(string $tmp): string
-{
-    $dir = "$tmp/conf.d";
-    mkdir($dir);
-    foreach (glob("/etc/php/8.2/cli/conf.d/*.ini") as $ini) {
-        if (!str_contains($ini, "yioop")) {
-            copy($ini, "$dir/" . basename($ini));
-        }
-    }
-    return $dir;
-}
-
 /** One worker process; Yioop's log lines and error output go to its log. */
 function runWorker(string $scan_dir, string $flags, string $src, string $work, string $batches,
     string $per_generation): array
@@ -131,13 +99,6 @@ function runWorker(string $scan_dir, string $flags, string $src, string $work, s
     }
     exec("rm -rf " . escapeshellarg("$work/cache") . " " . escapeshellarg("$work/schedules"));
     return $result;
-}
-
-function median(array $values): float
-{
-    sort($values);
-    $n = count($values);
-    return $n % 2 ? $values[$n >> 1] : ($values[$n / 2 - 1] + $values[$n / 2]) / 2;
 }
 
 function report(array $results, array $modes, array $jits, string $batches, int $repeat): bool

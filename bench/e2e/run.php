@@ -16,6 +16,8 @@
  * identity check: shard bytes and result hashes must agree across every
  * mode; the exit status is 1 when they do not.
  */
+require_once __DIR__ . "/../runs.php";
+
 $options = getopt("", ["docs:", "seed:", "repeat:", "so:", "jit:", "modes:", "keep"]);
 $docs = (int)($options["docs"] ?? 30000);
 $seed = (int)($options["seed"] ?? 1);
@@ -32,17 +34,13 @@ if (!$yioop || !is_file("$yioop/src/library/IndexShard.php") || !$so) {
 }
 
 $tmp = sys_get_temp_dir() . "/yioop-e2e-" . getmypid();
-$tree = switchedTree($yioop, $tmp, $root);
+$tree = copyYioop($yioop, "$tmp/yioop", $root);
 $scan_dir = iniWithoutYioop($tmp);
-$jit_flags = [
-    "off" => "-d opcache.enable_cli=0",
-    "tracing" => "-d opcache.enable_cli=1 -d opcache.jit=tracing -d opcache.jit_buffer_size=256M",
-];
 $results = [];
 for ($r = 0; $r < $repeat; $r++) {
     foreach ($jits as $jit) {
         foreach ($modes as $mode) {
-            $flags = $jit_flags[$jit] . ($mode == "ext" ? " -d extension=" . escapeshellarg($so) : "");
+            $flags = JIT_FLAGS[$jit] . ($mode == "ext" ? " -d extension=" . escapeshellarg($so) : "");
             $work = "$tmp/work-$mode-$jit";
             @mkdir($work);
             foreach (["build", "query"] as $phase) {
@@ -59,33 +57,6 @@ if (!isset($options["keep"])) {
 }
 exit($identical ? 0 : 1);
 
-function switchedTree(string $yioop, string $tmp, string $root): string
-{
-    $tree = "$tmp/yioop";
-    mkdir($tree, 0777, true);
-    exec("cp -r " . escapeshellarg("$yioop/src") . " " . escapeshellarg($tree), $_, $rc);
-    exec("php " . escapeshellarg("$root/php/yioop-integrate.php") . " " . escapeshellarg($tree)
-        . " 2>&1", $out, $rc2);
-    if ($rc || $rc2) {
-        fwrite(STDERR, "could not switch a copy of $yioop over:\n" . implode("\n", $out) . "\n");
-        exit(2);
-    }
-    return $tree;
-}
-
-/** PHP's own ini files, minus an installed yioop_codec. */
-function iniWithoutYioop(string $tmp): string
-{
-    $dir = "$tmp/conf.d";
-    mkdir($dir);
-    foreach (glob("/etc/php/8.2/cli/conf.d/*.ini") as $ini) {
-        if (!str_contains($ini, "yioop")) {
-            copy($ini, "$dir/" . basename($ini));
-        }
-    }
-    return $dir;
-}
-
 function runPhase(string $scan_dir, string $flags, string $phase, string $src,
     string $work, int $docs, int $seed): array
 {
@@ -101,13 +72,6 @@ function runPhase(string $scan_dir, string $flags, string $phase, string $src,
         exit(2);
     }
     return $result;
-}
-
-function median(array $values): float
-{
-    sort($values);
-    $n = count($values);
-    return $n % 2 ? $values[$n >> 1] : ($values[$n / 2 - 1] + $values[$n / 2]) / 2;
 }
 
 function report(array $results, array $modes, array $jits, int $docs, int $seed, int $repeat): bool
