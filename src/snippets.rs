@@ -175,7 +175,8 @@ impl<'a> Iterator for Split<'a> {
     type Item = &'a [u8];
     fn next(&mut self) -> Option<&'a [u8]> {
         let rest = self.rest?;
-        match rest.windows(self.separator.len()).position(|w| w == self.separator) {
+        let first = self.separator[0];
+        match rest.windows(self.separator.len()).position(|w| w[0] == first && w == self.separator) {
             Some(at) => {
                 self.rest = Some(&rest[at + self.separator.len()..]);
                 Some(&rest[..at])

@@ -151,6 +151,9 @@ class SnippetsTest extends TestCase
     {
         $long = str_repeat("git commit and more words here. ", 20);
         $this->assertNull(\yioop_codec\snippets\getSnippets(null, $long, ["git"], 150));
+        $closure = \Closure::bind(fn() => \yioop_codec\snippets\getSnippets(null, $long, ["git"], 150),
+            null, SnippetsStandIn::class);
+        $this->assertNull($closure());
     }
 
     public function testDeclinesWhenMbstringIsNotUtf8(): void

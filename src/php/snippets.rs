@@ -91,7 +91,7 @@ fn get_snippets(class: &str, method: &str, text: &Zval, words: &Zval, length: &Z
     if std::str::from_utf8(text).is_err() || !internal_encoding_is_utf8()? {
         return Ok(None);
     }
-    let mut php = Php;
+    let mut php = Php::default();
     if php.char_count(text)? < length {
         return Ok(Some(bytes_zval(text)));
     }
@@ -140,7 +140,7 @@ fn words_empty(words: &Zval) -> bool {
 /// Words with k or s and a text with U+212A (Kelvin) or U+017F (long s):
 /// under /ui those match k and s, which the declines leave to Yioop.
 fn has_caseless_partner(word_string: &[u8], text: &[u8]) -> bool {
-    let partner = |needle: &[u8]| text.windows(needle.len()).any(|w| w == needle);
+    let partner = |needle: &[u8]| text.windows(needle.len()).any(|w| w[0] == needle[0] && w == needle);
     word_string.iter().any(|b| matches!(b, b'k' | b'K' | b's' | b'S')) && (partner("\u{212A}".as_bytes()) || partner("\u{017F}".as_bytes()))
 }
 
@@ -174,7 +174,10 @@ fn lengths(class: &str) -> Result<Option<Lengths>, Stop> {
 /// `$last_words` a non-numeric string, and where it is this call's word
 /// string, `$word_regex` the regex it gives.
 fn statics_agree(class: &str, method: &str, word_string: &[u8], regex: &[u8]) -> Result<bool, Stop> {
-    let Some(reflection_class) = ClassEntry::try_find("ReflectionMethod") else {
+    // A closure's frame has a scope too: only a real method is reflected
+    // (ReflectionMethod would throw).
+    let exists = call("method_exists", &mut [bytes_zval(class.as_bytes()), bytes_zval(method.as_bytes())])?;
+    let Some(reflection_class) = ClassEntry::try_find("ReflectionMethod").filter(|_| exists.bool() == Some(true)) else {
         return Ok(false);
     };
     let reflection = ZendObject::new(reflection_class);
@@ -243,7 +246,28 @@ fn string_of(z: &Zval) -> Result<Vec<u8>, Stop> {
 }
 
 /// PHP's functions, called by name.
-struct Php;
+#[derive(Default)]
+struct Php {
+    /// The source the matches are being taken from, as one PHP string
+    /// for all its `preg_match` calls (as `preg_match_all` has one): PHP
+    /// marks it valid UTF-8 after the first, so PCRE does not check the
+    /// whole source again on every call.
+    subject: Option<(*const u8, usize, Zval)>,
+}
+
+impl Php {
+    fn subject(&mut self, s: &[u8]) -> Zval {
+        match &self.subject {
+            Some((at, len, z)) if *at == s.as_ptr() && *len == s.len() => z.shallow_clone(),
+            _ => {
+                let z = bytes_zval(s);
+                let copy = z.shallow_clone();
+                self.subject = Some((s.as_ptr(), s.len(), z));
+                copy
+            }
+        }
+    }
+}
 
 impl TextFunctions for Php {
     fn char_count(&mut self, s: &[u8]) -> Result<i64, Stop> {
@@ -267,7 +291,7 @@ impl TextFunctions for Php {
     }
 
     fn match_from(&mut self, regex: &[u8], s: &[u8], offset: usize) -> Result<Option<(Vec<u8>, usize)>, Stop> {
-        let mut args = [bytes_zval(regex), bytes_zval(s), reference_zval(), long_zval(PREG_OFFSET_CAPTURE), long_zval(offset as i64)];
+        let mut args = [bytes_zval(regex), self.subject(s), reference_zval(), long_zval(PREG_OFFSET_CAPTURE), long_zval(offset as i64)];
         if call("preg_match", &mut args)?.long() != Some(1) {
             return Ok(None);
         }
