@@ -381,3 +381,20 @@ namespace seekquarry\yioop\library {
     function encodeQueueWeightInfo(mixed $weight, mixed $depth, mixed $crawl_order): mixed {}
     function adjustWeightCallback(int $weight_info, int $adjustment): int {}
 }
+
+namespace yioop_codec\snippets {
+    /**
+     * Model::getSnippets($text, $words, $description_length), called by
+     * the switched method itself ($model is $this; the constants and the
+     * function statics are read from the calling method's class). Yioop's
+     * regexes asked one match at a time, only as far as the snippet needs,
+     * through PHP's own preg_match, mb_strlen, mb_substr, stristr, trim,
+     * strrpos, preg_quote and preg_replace. Null ("declines", nothing
+     * changed) for a text that is not a UTF-8 string, words not an array
+     * of ASCII strings or filtering down to nothing, a numeric word string
+     * or cached $last_words, k/s words with a Kelvin sign or long s in the
+     * text, a length that is not an int, mbstring not in UTF-8, or a caller
+     * that is not a method of a class with the constants.
+     */
+    function getSnippets(mixed $model, mixed $text, mixed $words, mixed $description_length): ?string {}
+}

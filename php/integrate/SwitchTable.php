@@ -199,6 +199,21 @@ final class SwitchTable
             ],
         ],
         // PhraseParser's look-ups of the n-word-gram filters it has loaded.
+        // No class-wide static::class condition: Yioop calls getSnippets
+        // on Model's subclasses (PhraseModel, ...), where it would never
+        // switch. It calls nothing on $this and reads only self::
+        // constants, which the native reads from the calling method's
+        // class (Model), as it does the method's statics (shared with
+        // subclasses since PHP 8.1); so no 'reads'.
+        'Model' => [
+            'file' => 'src/models/Model.php',
+            'namespace' => 'seekquarry\\yioop\\models',
+            'native' => 'yioop_codec\\snippets',
+            'when' => [],
+            'methods' => [
+                'getSnippets' => ['6f405ff5e81d8aad', 'declines'],
+            ],
+        ],
         'NWordGrams' => [
             'file' => 'src/library/NWordGrams.php',
             'namespace' => 'seekquarry\\yioop\\library',

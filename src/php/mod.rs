@@ -20,6 +20,7 @@ mod settings;
 mod shard;
 mod shard_build;
 mod shard_save;
+mod snippets;
 mod stem_en;
 mod weak_table;
 mod zval;
@@ -91,5 +92,5 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .info_function(info::module_info);
     let module = shard_save::register(shard_build::register(shard::register(functions::register(module))));
     let module = dictionary::register_functions(archive::register(module));
-    ngrams::register(stem_en::register(bloom::register(module)))
+    snippets::register(ngrams::register(stem_en::register(bloom::register(module))))
 }
