@@ -52,3 +52,36 @@ function median(array $values): float
     $n = count($values);
     return $n % 2 ? $values[$n >> 1] : ($values[$n / 2 - 1] + $values[$n / 2]) / 2;
 }
+
+/**
+ * The median table both benchmarks print: a column per mode for each JIT
+ * setting, and the ratio of the first mode to the second when there are
+ * two. $rows: label => fn(string $mode, string $jit): float[] (the runs).
+ */
+function printMedianTable(string $first_column, array $modes, array $jits, array $rows): void
+{
+    $header = "| $first_column |";
+    foreach ($jits as $jit) {
+        foreach ($modes as $mode) {
+            $header .= " $mode" . ($jit == "off" ? "" : " + JIT") . " |";
+        }
+        if (count($modes) == 2) {
+            $header .= " ratio |";
+        }
+    }
+    echo $header, "\n|", str_repeat(" --- |", substr_count($header, "|") - 1), "\n";
+    foreach ($rows as $label => $runs) {
+        $line = "| $label |";
+        foreach ($jits as $jit) {
+            $medians = [];
+            foreach ($modes as $mode) {
+                $medians[] = median($runs($mode, $jit));
+                $line .= sprintf(" %.2f |", end($medians));
+            }
+            if (count($modes) == 2) {
+                $line .= sprintf(" %.2fx |", $medians[0] / max($medians[1], 1e-9));
+            }
+        }
+        echo $line, "\n";
+    }
+}

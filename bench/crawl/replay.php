@@ -106,30 +106,12 @@ function report(array $results, array $modes, array $jits, string $batches, int 
     $first = reset($results[$modes[0]])[0];
     printf("Crawl replay: %d batches from %s, %d index files, median of %d, CPU seconds\n\n",
         $first["batches"], $batches, count($first["files"]), $repeat);
-    $header = "| part |";
-    foreach ($jits as $jit) {
-        foreach ($modes as $mode) {
-            $header .= " $mode" . ($jit == "off" ? "" : " + JIT") . " |";
-        }
-        if (count($modes) == 2) {
-            $header .= " ratio |";
-        }
-    }
-    echo $header, "\n|", str_repeat(" --- |", substr_count($header, "|") - 1), "\n";
+    $rows = [];
     foreach (["batches", "stop", "total"] as $part) {
-        $line = "| $part |";
-        foreach ($jits as $jit) {
-            $medians = [];
-            foreach ($modes as $mode) {
-                $medians[] = median(array_map(fn($run) => $run["times"][$part], $results[$mode][$jit]));
-                $line .= sprintf(" %.2f |", end($medians));
-            }
-            if (count($modes) == 2) {
-                $line .= sprintf(" %.2fx |", $medians[0] / max($medians[1], 1e-9));
-            }
-        }
-        echo $line, "\n";
+        $rows[$part] = fn(string $mode, string $jit): array => array_map(
+            fn($run) => $run["times"][$part], $results[$mode][$jit]);
     }
+    printMedianTable("part", $modes, $jits, $rows);
     return identity($results, $first["files"]);
 }
 

@@ -81,32 +81,13 @@ function report(array $results, array $modes, array $jits, int $docs, int $seed,
         $docs, $first["items"], $first["shard_bytes"] / 1e6, $seed, $repeat);
     $rows = ["add" => "build", "save" => "build", "build" => "build",
         "drain" => "query", "and" => "query", "page" => "query", "query total" => "query"];
-    $header = "| phase |";
-    foreach ($jits as $jit) {
-        foreach ($modes as $mode) {
-            $header .= " $mode" . ($jit == "off" ? "" : " + JIT") . " |";
-        }
-        if (count($modes) == 2) {
-            $header .= " ratio |";
-        }
-    }
-    echo $header, "\n|", str_repeat(" --- |", substr_count($header, "|") - 1), "\n";
+    $table = [];
     foreach ($rows as $row => $phase) {
-        $line = "| $row |";
-        foreach ($jits as $jit) {
-            $medians = [];
-            foreach ($modes as $mode) {
-                $runs = $results[$mode][$jit][$phase];
-                $medians[] = median(array_map(fn($run) => $row == "query total"
-                    ? array_sum($run["times"]) : $run["times"][$row], $runs));
-                $line .= sprintf(" %.2f |", end($medians));
-            }
-            if (count($modes) == 2) {
-                $line .= sprintf(" %.2fx |", $medians[0] / max($medians[1], 1e-9));
-            }
-        }
-        echo $line, "\n";
+        $table[$row] = fn(string $mode, string $jit): array => array_map(
+            fn($run) => $row == "query total" ? array_sum($run["times"]) : $run["times"][$row],
+            $results[$mode][$jit][$phase]);
     }
+    printMedianTable("phase", $modes, $jits, $table);
     return identity($results, $modes, $jits);
 }
 
