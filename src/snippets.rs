@@ -80,15 +80,19 @@ pub fn patterns(word_regex: &[u8], lengths: Lengths) -> (Vec<u8>, Vec<u8>) {
 }
 
 /// getSnippets' result for a text of at least `length` characters and a
-/// non-empty word list whose regex is `word_regex`.
+/// non-empty list of ASCII words, `word_string`, whose regex is
+/// `word_regex`. The caller declines texts where a non-ASCII character
+/// could match an ASCII letter caselessly (U+212A, U+017F).
 pub fn snippets(
     text_functions: &mut impl TextFunctions,
     text: &[u8],
+    word_string: &[u8],
     word_regex: &[u8],
     length: i64,
     lengths: Lengths,
 ) -> Result<Vec<u8>, Stop> {
     let (short, long) = patterns(word_regex, lengths);
+    let words: Vec<Vec<u8>> = filtered_unique(word_string.split_str(b" ")).iter().map(|w| w.to_ascii_lowercase()).collect();
     let mut snippet = Vec::new();
     let mut ellipsis: &[u8] = b"";
     for source in filtered_unique(text.split_str(b".. ")) {
@@ -101,9 +105,12 @@ pub fn snippets(
         } else {
             // Matches one at a time from the last one's end, as
             // preg_match_all's own loop asks PCRE (its matches are never
-            // empty: each holds a word), stopping where Yioop's loop stops.
+            // empty: each holds a word), stopping where Yioop's loop stops;
+            // each search starts where a match could first begin.
+            let lowered = source.to_ascii_lowercase();
             let mut offset = 0;
-            while let Some((found, at)) = text_functions.match_from(&long, source, offset)? {
+            while let Some(start) = first_possible_start(&lowered, offset, &words, lengths.left) {
+                let Some((found, at)) = text_functions.match_from(&long, source, start)? else { break };
                 offset = at + found.len();
                 let found = text_functions.trim_dots(&found)?;
                 if !text_functions.contains_caseless(&snippet, &found)? {
@@ -125,6 +132,29 @@ pub fn snippets(
         }
     }
     Ok(snippet)
+}
+
+/// Where, from byte `offset` on, the long pattern can first match in a
+/// source (`lowered`: ASCII-lowercased): a match holds a word within its
+/// first `left` characters (`\b(\w{3}.{0,left-3})?` then `\bWORD`), so
+/// none starts more than `left` characters before the first caseless
+/// occurrence of a word; None when no word occurs. PCRE tries each start
+/// position on its own (its match limit is per position), so starting
+/// there finds what a search from `offset` finds.
+fn first_possible_start(lowered: &[u8], offset: usize, words: &[Vec<u8>], left: i64) -> Option<usize> {
+    let rest = lowered.get(offset..)?;
+    let first = words.iter().filter_map(|w| memchr::memmem::find(rest, w)).min()? + offset;
+    let mut start = first;
+    let mut chars = 0;
+    // Back `left` characters (and one more, for safety), to a character's
+    // first byte: PCRE's offset must not split one.
+    while start > offset && chars <= left {
+        start -= 1;
+        if lowered[start] & 0xC0 != 0x80 {
+            chars += 1;
+        }
+    }
+    Some(start)
 }
 
 /// getSnippets without words: the first `length` characters, cut at the

@@ -113,7 +113,7 @@ fn get_snippets(class: &str, method: &str, text: &Zval, words: &Zval, length: &Z
     if !statics_agree(class, method, &word_string, &regex)? {
         return Ok(None);
     }
-    Ok(Some(bytes_zval(&snippets(&mut php, text, &regex, length, lengths)?)))
+    Ok(Some(bytes_zval(&snippets(&mut php, text, &word_string, &regex, length, lengths)?)))
 }
 
 /// `implode(" ", $words)` for an array of ASCII strings; None otherwise.
