@@ -90,6 +90,7 @@ pub fn snippets(
     word_regex: &[u8],
     length: i64,
     lengths: Lengths,
+    skip_ahead: bool,
 ) -> Result<Vec<u8>, Stop> {
     let (short, long) = patterns(word_regex, lengths);
     let words: Vec<Vec<u8>> = filtered_unique(word_string.split_str(b" ")).iter().map(|w| w.to_ascii_lowercase()).collect();
@@ -106,10 +107,11 @@ pub fn snippets(
             // Matches one at a time from the last one's end, as
             // preg_match_all's own loop asks PCRE (its matches are never
             // empty: each holds a word), stopping where Yioop's loop stops;
-            // each search starts where a match could first begin.
+            // with `skip_ahead`, each search starts where a match could
+            // first begin.
             let lowered = source.to_ascii_lowercase();
             let mut offset = 0;
-            while let Some(start) = first_possible_start(&lowered, offset, &words, lengths.left) {
+            while let Some(start) = if skip_ahead { first_possible_start(&lowered, offset, &words, lengths.left) } else { Some(offset) } {
                 let Some((found, at)) = text_functions.match_from(&long, source, start)? else { break };
                 offset = at + found.len();
                 let found = text_functions.trim_dots(&found)?;
@@ -138,9 +140,12 @@ pub fn snippets(
 /// source (`lowered`: ASCII-lowercased): a match holds a word within its
 /// first `left` characters (`\b(\w{3}.{0,left-3})?` then `\bWORD`), so
 /// none starts more than `left` characters before the first caseless
-/// occurrence of a word; None when no word occurs. PCRE tries each start
-/// position on its own (its match limit is per position), so starting
-/// there finds what a search from `offset` finds.
+/// occurrence of a word; None when no word occurs. PCRE counts its match
+/// limit afresh at each start position (interpreter and JIT), and a
+/// position skipped here fails within a few hundred steps, so starting
+/// there finds what a search from `offset` finds, errors included, as long
+/// as PHP's limits are not set far below their defaults (the binding's
+/// `skip_ahead`).
 fn first_possible_start(lowered: &[u8], offset: usize, words: &[Vec<u8>], left: i64) -> Option<usize> {
     let rest = lowered.get(offset..)?;
     let first = words.iter().filter_map(|w| memchr::memmem::find(rest, w)).min()? + offset;

@@ -113,7 +113,7 @@ fn get_snippets(class: &str, method: &str, text: &Zval, words: &Zval, length: &Z
     if !statics_agree(class, method, &word_string, &regex)? {
         return Ok(None);
     }
-    Ok(Some(bytes_zval(&snippets(&mut php, text, &word_string, &regex, length, lengths)?)))
+    Ok(Some(bytes_zval(&snippets(&mut php, text, &word_string, &regex, length, lengths, limits_allow_skipping()?)?)))
 }
 
 /// `implode(" ", $words)` for an array of ASCII strings; None otherwise.
@@ -142,6 +142,18 @@ fn words_empty(words: &Zval) -> bool {
 fn has_caseless_partner(word_string: &[u8], text: &[u8]) -> bool {
     let partner = |needle: &[u8]| text.windows(needle.len()).any(|w| w[0] == needle[0] && w == needle);
     word_string.iter().any(|b| matches!(b, b'k' | b'K' | b's' | b'S')) && (partner("\u{212A}".as_bytes()) || partner("\u{017F}".as_bytes()))
+}
+
+/// Whether PHP's PCRE limits leave room for the steps a skipped start
+/// position takes (about the left length times the words: tens of
+/// thousands for the longest word string accepted): at the defaults
+/// (1,000,000 and 100,000) they do; set lower, every position is searched.
+fn limits_allow_skipping() -> Result<bool, Stop> {
+    let at_least = |name: &str, floor: i64| -> Result<bool, Stop> {
+        let value = call("ini_get", &mut [bytes_zval(name.as_bytes())])?;
+        Ok(value.zend_str().and_then(|s| std::str::from_utf8(s.as_bytes()).ok()?.parse::<i64>().ok()).is_some_and(|v| v >= floor))
+    };
+    Ok(at_least("pcre.backtrack_limit", 1_000_000)? && at_least("pcre.recursion_limit", 100_000)?)
 }
 
 fn internal_encoding_is_utf8() -> Result<bool, Stop> {
