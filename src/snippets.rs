@@ -144,8 +144,7 @@ pub fn snippets(
 /// limit afresh at each start position (interpreter and JIT), and a
 /// position skipped here fails within a few hundred steps, so starting
 /// there finds what a search from `offset` finds, errors included, as long
-/// as PHP's limits are not set far below their defaults (the binding's
-/// `skip_ahead`).
+/// as PHP's limits leave room for those steps (the binding's `skip_ahead`).
 fn first_possible_start(lowered: &[u8], offset: usize, words: &[Vec<u8>], left: i64) -> Option<usize> {
     let rest = lowered.get(offset..)?;
     let first = words.iter().filter_map(|w| memchr::memmem::find(rest, w)).min()? + offset;

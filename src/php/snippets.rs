@@ -113,7 +113,7 @@ fn get_snippets(class: &str, method: &str, text: &Zval, words: &Zval, length: &Z
     if !statics_agree(class, method, &word_string, &regex)? {
         return Ok(None);
     }
-    Ok(Some(bytes_zval(&snippets(&mut php, text, &word_string, &regex, length, lengths, limits_allow_skipping()?)?)))
+    Ok(Some(bytes_zval(&snippets(&mut php, text, &word_string, &regex, length, lengths, limits_allow_skipping(lengths.left)?)?)))
 }
 
 /// `implode(" ", $words)` for an array of ASCII strings; None otherwise.
@@ -145,15 +145,16 @@ fn has_caseless_partner(word_string: &[u8], text: &[u8]) -> bool {
 }
 
 /// Whether PHP's PCRE limits leave room for the steps a skipped start
-/// position takes (about the left length times the words: tens of
-/// thousands for the longest word string accepted): at the defaults
-/// (1,000,000 and 100,000) they do; set lower, every position is searched.
-fn limits_allow_skipping() -> Result<bool, Stop> {
+/// position takes: about the left length times the words in backtracking
+/// (tens of thousands for the longest word string accepted), and about the
+/// left length in depth. Yioop's Config.php sets 1,000,000 and 3,000; with
+/// either set lower, or a left length over 100, every position is searched.
+fn limits_allow_skipping(left: i64) -> Result<bool, Stop> {
     let at_least = |name: &str, floor: i64| -> Result<bool, Stop> {
         let value = call("ini_get", &mut [bytes_zval(name.as_bytes())])?;
         Ok(value.zend_str().and_then(|s| std::str::from_utf8(s.as_bytes()).ok()?.parse::<i64>().ok()).is_some_and(|v| v >= floor))
     };
-    Ok(at_least("pcre.backtrack_limit", 1_000_000)? && at_least("pcre.recursion_limit", 100_000)?)
+    Ok(left <= 100 && at_least("pcre.backtrack_limit", 1_000_000)? && at_least("pcre.recursion_limit", 1_000)?)
 }
 
 fn internal_encoding_is_utf8() -> Result<bool, Stop> {
