@@ -111,7 +111,7 @@ fn get_objects(args: &mut raw::Args) -> Result<Zval, Decline> {
     for (record, text) in records.iter().zip(inflated) {
         source.reached(record.next);
         objects.push(pair_of(long_zval(record.next), silent_unserialize(unserialize, text)));
-        if has_exception() {
+        if raw::has_exception() {
             return Ok(Zval::new()); // Yioop's getObjects throws it, iterator untouched
         }
     }
@@ -237,10 +237,6 @@ fn silent_unserialize(function: *mut zend_function, mut text: Zval) -> Zval {
         (*eg).error_reporting = saved;
     }
     result
-}
-
-fn has_exception() -> bool {
-    unsafe { !ext_php_rs::ffi::executor_globals.exception.is_null() }
 }
 
 pub fn register(module: ext_php_rs::builders::ModuleBuilder) -> ext_php_rs::builders::ModuleBuilder {

@@ -31,12 +31,11 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendCallable, ZendHashTable, ZendStr, Zval};
 use ext_php_rs::zend::ExecuteData;
 use std::cell::RefCell;
-use std::os::raw::{c_char, c_int};
+use std::os::raw::c_int;
 use std::rc::Rc;
 
 extern "C" {
     fn php_stat(filename: *mut zend_string, kind: c_int, return_value: *mut zval);
-    fn zend_get_constant_str(name: *const c_char, name_len: usize) -> *mut zval;
 }
 
 /// php-src's FS_SIZE and FS_EXISTS (`filesize`, `file_exists`).
@@ -122,8 +121,7 @@ impl From<ShardError> for Decline {
 /// A Yioop configuration constant as an int: an int, or a whole decimal
 /// string (the installer writes constants as strings).
 fn int_constant(full: &str) -> Result<i64, Decline> {
-    let found = unsafe { zend_get_constant_str(full.as_ptr().cast(), full.len()).cast::<Zval>().as_ref() }.ok_or(Decline)?;
-    int_like(found.dereference()).ok_or(Decline)
+    int_like(raw::constant(full).ok_or(Decline)?).ok_or(Decline)
 }
 
 /// An int, or a string that is an int's canonical decimal (PHP compares
@@ -226,8 +224,7 @@ fn error_handler_calls(opened: usize) -> Result<(), Decline> {
         return Ok(());
     }
     let set = ZendCallable::try_from_name("set_error_handler").map_err(|_| Decline)?;
-    let prefix = unsafe { zend_get_constant_str(c"seekquarry\\yioop\\configs\\NS_CONFIGS".as_ptr(), 35).cast::<Zval>().as_ref() };
-    let handler = format!("{}yioop_error_handler", prefix.and_then(|p| p.dereference().string()).unwrap_or_default());
+    let handler = yioop_error_handler().unwrap_or_else(|| "yioop_error_handler".to_owned());
     for _ in 0..opened {
         set.try_call(vec![&()]).map_err(|_| Decline)?;
         set.try_call(vec![&handler]).map_err(|_| Decline)?;
@@ -238,9 +235,13 @@ fn error_handler_calls(opened: usize) -> Result<(), Decline> {
 /// Whether `handler` names a function PHP can call (else Yioop's
 /// `set_error_handler` throws: left to it).
 fn handler_exists() -> bool {
-    let prefix = unsafe { zend_get_constant_str(c"seekquarry\\yioop\\configs\\NS_CONFIGS".as_ptr(), 35).cast::<Zval>().as_ref() };
-    let Some(prefix) = prefix.and_then(|p| p.dereference().string()) else { return false };
-    ZendCallable::try_from_name(&format!("{prefix}yioop_error_handler")).is_ok()
+    yioop_error_handler().is_some_and(|handler| ZendCallable::try_from_name(&handler).is_ok())
+}
+
+/// `C\NS_CONFIGS . "yioop_error_handler"`; None without NS_CONFIGS.
+fn yioop_error_handler() -> Option<String> {
+    let prefix = raw::constant("seekquarry\\yioop\\configs\\NS_CONFIGS")?.string()?;
+    Some(format!("{prefix}yioop_error_handler"))
 }
 
 /// The call's parameters, as Yioop's arithmetic and comparisons read them.

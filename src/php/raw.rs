@@ -13,7 +13,24 @@ use ext_php_rs::ffi::zend_wrong_parameters_count_error;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ce, ExecuteData};
+use std::os::raw::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+
+extern "C" {
+    fn zend_get_constant_str(name: *const c_char, name_len: usize) -> *mut ext_php_rs::ffi::zval;
+}
+
+/// Whether a PHP exception is pending (a called function threw).
+pub fn has_exception() -> bool {
+    unsafe { !ext_php_rs::ffi::executor_globals.exception.is_null() }
+}
+
+/// A defined constant's value (fully qualified name), through a reference;
+/// None for an undefined one.
+pub fn constant(full: &str) -> Option<&'static Zval> {
+    let found = unsafe { zend_get_constant_str(full.as_ptr().cast(), full.len()) };
+    unsafe { found.cast::<Zval>().as_ref() }.map(Zval::dereference)
+}
 
 /// The most parameters any of these functions has.
 const MAX_ARGS: usize = 9;

@@ -23,7 +23,6 @@ use super::super::convert::{int_list, num_zval};
 use super::super::zval::{array_zval, long_of};
 
 extern "C" {
-    fn zend_get_constant_str(name: *const c_char, name_len: usize) -> *mut zval;
     fn _php_math_number_format(d: f64, dec: c_int, dec_point: c_char, thousand_sep: c_char) -> *mut zend_string;
     fn _is_numeric_string_ex(
         str: *const c_char,
@@ -99,8 +98,7 @@ macro_rules! configs {
 /// A Yioop configuration constant's value; an undefined one is Yioop's
 /// PHP's to throw on.
 fn constant(full: &str) -> Result<&'static Zval, Stop> {
-    let found = unsafe { zend_get_constant_str(full.as_ptr().cast(), full.len()) };
-    unsafe { found.cast::<Zval>().as_ref() }.map(Zval::dereference).ok_or(Stop::Decline)
+    raw::constant(full).ok_or(Stop::Decline)
 }
 
 /// A string's number as PHP's arithmetic takes it without a warning (a

@@ -195,7 +195,7 @@ fn statics_agree(class: &str, method: &str, word_string: &[u8], regex: &[u8]) ->
     };
     let reflection = ZendObject::new(reflection_class);
     reflection.try_call_method("__construct", vec![&class, &method]).map_err(|_| Stop)?;
-    if has_exception() {
+    if raw::has_exception() {
         return Err(Stop);
     }
     let statics = reflection.try_call_method("getStaticVariables", vec![]).map_err(|_| Stop)?;
@@ -226,14 +226,10 @@ fn call(name: &str, args: &mut [Zval]) -> Result<Zval, Stop> {
             std::ptr::null_mut(),
         )
     };
-    if status < 0 || has_exception() {
+    if status < 0 || raw::has_exception() {
         return Err(Stop);
     }
     Ok(result)
-}
-
-fn has_exception() -> bool {
-    unsafe { !ext_php_rs::ffi::executor_globals.exception.is_null() }
 }
 
 /// A new PHP reference holding null, for a by-reference argument (php-src's
