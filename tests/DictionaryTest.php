@@ -3,6 +3,8 @@ namespace YioopCodec\Tests;
 
 use PHPUnit\Framework\TestCase;
 
+require_once __DIR__ . "/dictionary/state.php";
+
 /**
  * yioop_codec\dictionary\getWordInfo against what Yioop's own
  * IndexDictionary::getWordInfo (PHP) returned, recorded by
@@ -59,19 +61,6 @@ class DictionaryTest extends TestCase
             $threshold, $start, $distinct, $with_total);
     }
 
-    /** The object's read state as the recorder writes it. */
-    private static function stateOf(DictionaryStandIn $dictionary): array
-    {
-        $fhs = $dictionary->fhs;
-        array_walk_recursive($fhs, function (&$value) {
-            if (is_resource($value)) {
-                $value = "stream";
-            }
-        });
-        return ["fhs" => $fhs, "file_lens" => $dictionary->file_lens,
-            "blocks_md5" => md5(serialize($dictionary->blocks)), "read_tier" => $dictionary->read_tier];
-    }
-
     public function testLookUpsAndTheStateHandedOverAreYioops(): void
     {
         $dictionary = $this->dictionary();
@@ -88,7 +77,7 @@ class DictionaryTest extends TestCase
         $this->assertNull($dictionary->blocks);
         // ... until a call declines (raw ids only): then they are Yioop's.
         $this->assertNull(self::call($dictionary, $calls[0], false));
-        $this->assertSame(self::$recording["sequence"]["state"], self::stateOf($dictionary));
+        $this->assertSame(self::$recording["sequence"]["state"], dictionaryState($dictionary));
         // From then on the object is Yioop's PHP's.
         $this->assertNull(self::call($dictionary, $calls[0]));
     }

@@ -34,6 +34,7 @@ if (!$yioop || !$out || extension_loaded("yioop")) {
 $root = dirname(__DIR__, 2);
 require "$root/bench/e2e/corpus.php";
 require "$root/bench/e2e/yioop-boot.php";
+require "$root/tests/dictionary/state.php";
 $work = sys_get_temp_dir() . "/yioop-record-dict-" . getmypid();
 @mkdir($work);
 bootYioop("$yioop/src", $work);
@@ -70,7 +71,7 @@ $forms = [
 ];
 $calls = [];
 $calls = array_merge(recordSequence(new IndexDictionary($dir, parentWith(6)), $ids, $forms, false), $calls);
-$first = ["calls" => $calls, "state" => stateOf($dictionary = end($GLOBALS["last_object"]))];
+$first = ["calls" => $calls, "state" => \YioopCodec\Tests\dictionaryState($dictionary = end($GLOBALS["last_object"]))];
 $files = [];
 foreach (new \RecursiveIteratorIterator(new \RecursiveDirectoryIterator($dir, \FilesystemIterator::SKIP_DOTS)) as $path) {
     $files[substr($path, strlen($dir) + 1)] = base64_encode(file_get_contents($path));
@@ -122,17 +123,4 @@ function recordSequence(IndexDictionary $dictionary, array $ids, array $forms, b
     }
     $GLOBALS["last_object"] = [$dictionary];
     return $calls;
-}
-
-/** The object's read state, streams as "stream", blocks as an md5. */
-function stateOf(IndexDictionary $dictionary): array
-{
-    $fhs = $dictionary->fhs;
-    array_walk_recursive($fhs, function (&$value) {
-        if (is_resource($value)) {
-            $value = "stream";
-        }
-    });
-    return ["fhs" => $fhs, "file_lens" => $dictionary->file_lens,
-        "blocks_md5" => md5(serialize($dictionary->blocks)), "read_tier" => $dictionary->read_tier];
 }
