@@ -16,6 +16,7 @@
 //! caller leaves the call to Yioop's PHP.
 
 pub mod inflate;
+pub mod serialized;
 
 use std::fs::File;
 use std::os::unix::fs::FileExt;

@@ -1,7 +1,8 @@
 //! `yioop_codec\archive\getObjects($archive, $offset, $num, $next_flag,
 //! $fh, $max_size)`: `WebArchive::getObjects` with a `GzipCompressor`, the
 //! records read and inflated natively (`crate::archive`) and each one
-//! unserialized by PHP's own `unserialize`, called as Yioop calls it
+//! unserialized natively (`super::serialized`) or, for a text that reader
+//! leaves, by PHP's own `unserialize`, called as Yioop calls it
 //! (`@unserialize`). `php/yioop-integrate.php` makes Yioop's method call it.
 //!
 //! It gives Yioop's result for what it takes, and returns null (declines)
@@ -17,7 +18,8 @@
 //! instead of opening the file every call; with one, through the handle's
 //! own descriptor, and it leaves the handle where Yioop's reads would.
 
-use super::convert::string_zval_with;
+use super::convert::bytes_zval;
+use super::serialized;
 use super::packed::{list_of, pair_of};
 use super::raw::{self, Param, Signature};
 use super::shard::Shard;
@@ -105,12 +107,13 @@ fn get_objects(args: &mut raw::Args) -> Result<Zval, Decline> {
         return Err(Decline); // fseek fails: left to Yioop
     }
     let Records { records, end } = core::read_records(source.file(), offset, num, limit)?;
-    let inflated = records.iter().map(|r| inflated_zval(&r.bytes)).collect::<Result<Vec<Zval>, Decline>>()?;
+    let inflated = records.iter().map(|r| inflated(&r.bytes)).collect::<Result<Vec<Vec<u8>>, Decline>>()?;
     // Nothing declines from here on: unserialize may run PHP code.
     let mut objects = Vec::with_capacity(inflated.len());
     for (record, text) in records.iter().zip(inflated) {
         source.reached(record.next);
-        objects.push(pair_of(long_zval(record.next), silent_unserialize(unserialize, text)));
+        let object = serialized::unserialize(&text).unwrap_or_else(|| silent_unserialize(unserialize, bytes_zval(&text)));
+        objects.push(pair_of(long_zval(record.next), object));
         if raw::has_exception() {
             return Ok(Zval::new()); // Yioop's getObjects throws it, iterator untouched
         }
@@ -209,13 +212,14 @@ fn handle_file(fh: &Zval) -> Result<Source, Decline> {
     Ok(Source::Handle(ManuallyDrop::new(unsafe { File::from_raw_fd(fd) }), stream))
 }
 
-/// A record's inflated bytes as a PHP string (Yioop's `$file`), inflated
-/// straight into the string.
-fn inflated_zval(record: &[u8]) -> Result<Zval, Decline> {
+/// A record's inflated bytes (Yioop's `$file`).
+fn inflated(record: &[u8]) -> Result<Vec<u8>, Decline> {
     let len = inflate::inflated_len(record)?;
-    let mut done = Err(Decline);
-    let text = string_zval_with(len, |out| done = inflate::inflate_into(record, out));
-    done.map(|()| text)
+    let mut text = Vec::with_capacity(len);
+    inflate::inflate_into(record, &mut text.spare_capacity_mut()[..len])?;
+    // inflate_into wrote all `len` bytes.
+    unsafe { text.set_len(len) };
+    Ok(text)
 }
 
 /// PHP's `unserialize` (None where disabled: Yioop's call would fail).

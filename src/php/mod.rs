@@ -15,6 +15,7 @@ mod keys;
 mod ngrams;
 mod packed;
 mod raw;
+mod serialized;
 mod settings;
 #[macro_use]
 mod shard;

@@ -1,0 +1,113 @@
+//! `unserialize` natively, for the texts `crate::archive::serialized`
+//! reads: the zvals PHP's own `unserialize` would build (mixed arrays as it
+//! makes them, empty and one-byte strings interned, `a:0:{}` the shared
+//! empty array). For any other text it calls PHP's `unserialize`, so the
+//! answer is PHP's either way.
+
+use super::convert::string_zval_with;
+use super::zval::{array_zval, long_zval};
+use crate::archive::serialized::{self, Build, Key};
+use ext_php_rs::boxed::ZBox;
+use ext_php_rs::ffi::{_zend_new_array, zend_empty_array, zend_hash_index_update, zend_hash_str_update, zend_string, HashTable};
+use ext_php_rs::types::{ZendHashTable, Zval};
+
+extern "C" {
+    fn zend_hash_real_init_mixed(ht: *mut HashTable);
+    fn zend_ini_long(name: *const std::ffi::c_char, name_length: usize, orig: i32) -> i64;
+    static zend_empty_string: *mut zend_string;
+    static zend_one_char_string: [*mut zend_string; 256];
+}
+
+/// php-src's IS_STRING and IS_ARRAY type tags, without the refcounted
+/// flags: an interned string, an immutable array.
+const IS_STRING: u32 = 6;
+const IS_ARRAY: u32 = 7;
+
+/// The value `unserialize($text)` gives, if the native reader takes the
+/// text; None leaves it to PHP's `unserialize`.
+pub fn unserialize(text: &[u8]) -> Option<Zval> {
+    let max_depth = usize::try_from(ini_max_depth()).ok()?;
+    serialized::parse(text, max_depth, &mut Zvals).ok()
+}
+
+/// `unserialize_max_depth`, as `unserialize` reads it with no options.
+fn ini_max_depth() -> i64 {
+    let name = b"unserialize_max_depth";
+    unsafe { zend_ini_long(name.as_ptr().cast(), name.len(), 0) }
+}
+
+struct Zvals;
+
+impl Build for Zvals {
+    type Value = Zval;
+    type Array = ZBox<ZendHashTable>;
+
+    fn null(&mut self) -> Zval {
+        Zval::new()
+    }
+
+    fn bool(&mut self, b: bool) -> Zval {
+        let mut z = Zval::new();
+        z.set_bool(b);
+        z
+    }
+
+    fn long(&mut self, i: i64) -> Zval {
+        long_zval(i)
+    }
+
+    fn double(&mut self, d: f64) -> Zval {
+        let mut z = Zval::new();
+        z.set_double(d);
+        z
+    }
+
+    fn string(&mut self, s: &[u8]) -> Zval {
+        match s {
+            [] => interned_zval(unsafe { zend_empty_string }),
+            [c] => interned_zval(unsafe { zend_one_char_string[usize::from(*c)] }),
+            _ => string_zval_with(s.len(), |out| unsafe {
+                std::ptr::copy_nonoverlapping(s.as_ptr(), out.as_mut_ptr().cast::<u8>(), s.len());
+            }),
+        }
+    }
+
+    fn empty_array(&mut self) -> Zval {
+        let mut z = Zval::new();
+        z.value.arr = std::ptr::addr_of!(zend_empty_array).cast_mut();
+        z.u1.type_info = IS_ARRAY;
+        z
+    }
+
+    fn array(&mut self, len: usize) -> ZBox<ZendHashTable> {
+        // As unserialize makes them: sized, and mixed from the start.
+        unsafe {
+            let ht = _zend_new_array(u32::try_from(len).unwrap_or(u32::MAX));
+            zend_hash_real_init_mixed(ht);
+            ZBox::from_raw(ht.cast::<ZendHashTable>())
+        }
+    }
+
+    fn set(&mut self, array: &mut ZBox<ZendHashTable>, key: Key, value: Zval) {
+        let ht: *mut HashTable = std::ptr::from_mut::<ZendHashTable>(array).cast();
+        let mut value = std::mem::ManuallyDrop::new(value); // the array owns it now
+        let slot = std::ptr::from_mut::<Zval>(&mut value).cast();
+        unsafe {
+            match key {
+                Key::Int(i) => zend_hash_index_update(ht, i as u64, slot),
+                Key::Str(s) => zend_hash_str_update(ht, s.as_ptr().cast(), s.len(), slot),
+            };
+        }
+    }
+
+    fn finish(&mut self, array: ZBox<ZendHashTable>) -> Zval {
+        array_zval(array)
+    }
+}
+
+fn interned_zval(s: *mut zend_string) -> Zval {
+    let mut z = Zval::new();
+    z.value.str_ = s;
+    z.u1.type_info = IS_STRING;
+    z
+}
