@@ -2,9 +2,10 @@
 //! Yioop's `Model::getSnippets` (core: `crate::snippets`, lazy matching),
 //! called by the switched method itself (`php/yioop-integrate.php`). It
 //! runs every text operation through PHP's own functions (preg_match,
-//! mb_strlen, mb_substr, stristr, strrpos, trim, preg_replace,
-//! preg_quote), so PCRE, its JIT, its limits and mbstring are PHP's; the
-//! gain is asking PCRE for fewer matches. `self::` is the calling
+//! mb_substr, stristr, strrpos, trim, preg_replace, preg_quote), so PCRE,
+//! its JIT, its limits and mbstring are PHP's; the gain is asking PCRE for
+//! fewer matches. The exception is mb_strlen of valid UTF-8 under a UTF-8
+//! internal encoding, which is its count of code points, counted here. `self::` is the calling
 //! method's class: its constants and its function statics are read there.
 //!
 //! It declines (null, nothing changed) for: a caller that is not a class
@@ -280,7 +281,13 @@ impl Php {
 
 impl TextFunctions for Php {
     fn char_count(&mut self, s: &[u8]) -> Result<i64, Stop> {
-        call("mb_strlen", &mut [bytes_zval(s)])?.long().ok_or(Stop)
+        // mb_strlen under UTF-8 (get_snippets checked the internal
+        // encoding): on valid UTF-8 every mbstring counts code points.
+        // Anything else is PHP's to count.
+        match std::str::from_utf8(s) {
+            Ok(text) => Ok(text.chars().count() as i64),
+            Err(_) => call("mb_strlen", &mut [bytes_zval(s)])?.long().ok_or(Stop),
+        }
     }
 
     fn char_prefix(&mut self, s: &[u8], chars: i64) -> Result<Vec<u8>, Stop> {
