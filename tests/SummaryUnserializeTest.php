@@ -20,7 +20,8 @@ require_once __DIR__ . "/archive/stand-ins.php";
  * written by hand in forms serialize() never writes but unserialize reads
  * (duplicate keys, `+` signs, leading zeros, `5.e1`), and what the native
  * reader leaves to PHP (objects, references, NAN, out-of-range ints,
- * malformed and trailing bytes, depth past unserialize_max_depth).
+ * malformed and trailing bytes, depth past unserialize_max_depth), and
+ * 1,500 serialized values damaged at random.
  */
 class SummaryUnserializeTest extends TestCase
 {
@@ -68,6 +69,29 @@ class SummaryUnserializeTest extends TestCase
             's:0:"";', 's:1:"x";', 's:2:"\"\"";', "s:3:\"a\0b\";",
             'a:0:{}', 'N;', 'b:0;', 'b:1;',
         ]);
+    }
+
+    public function testDamagedTextsReadAsUnserializeReadsThem(): void
+    {
+        // Bytes flipped, cut, doubled or dropped: the native reader must
+        // build PHP's value or leave the text to PHP, never another value.
+        mt_srand(24112026);
+        $alphabet = 'aisdbN:;{}"0123456789.-+eE';
+        $texts = [];
+        for ($i = 0; $i < 1500; $i++) {
+            $text = serialize(self::value(2));
+            for ($n = mt_rand(1, 3); $n > 0 && $text !== ""; $n--) {
+                $at = mt_rand(0, strlen($text) - 1);
+                $text = match (mt_rand(0, 3)) {
+                    0 => substr_replace($text, $alphabet[mt_rand(0, strlen($alphabet) - 1)], $at, 1),
+                    1 => substr($text, 0, $at),
+                    2 => substr_replace($text, $text[$at], $at, 0),
+                    default => substr_replace($text, "", $at, 1),
+                };
+            }
+            $texts[] = $text;
+        }
+        $this->assertObjectsAreUnserializes($texts);
     }
 
     public function testWhatTheNativeReaderLeavesIsStillUnserializes(): void
