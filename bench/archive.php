@@ -8,12 +8,13 @@
  * per record and checks that all sides read the same objects.
  *
  *   YIOOP_DIR=/path/to/yioop php -d extension=target/release/libyioop_codec.so \
- *       bench/archive.php ARCHIVE [--rounds=5] [--side=php|native|native-nofh]
+ *       bench/archive.php ARCHIVE [--rounds=5] [--side=php|native|native-nofh] [--pages=N]
  *
  * ARCHIVE is a web_archive_N.txt.gz (e.g. a crawl's
  * summaries/web_archive_0.txt.gz in its IndexData directory). With --side only
  * that side runs and prints its line (for instruction counts under
- * callgrind: --rounds=0 gives the fixed cost to subtract).
+ * callgrind: --rounds=0 gives the fixed cost to subtract). --pages=N reads
+ * only the first N records that hold a page, as a search's summaries do.
  */
 
 namespace seekquarry\yioop\configs;
@@ -21,11 +22,11 @@ namespace seekquarry\yioop\configs;
 use seekquarry\yioop\library\WebArchive;
 use seekquarry\yioop\library\compressors\GzipCompressor;
 
-$options = ["rounds" => 5, "side" => ""];
+$options = ["rounds" => 5, "side" => "", "pages" => 0];
 $file = null;
 foreach (array_slice($argv, 1) as $arg) {
-    if (preg_match('/^--(rounds|side)=(.*)$/', $arg, $m)) {
-        $options[$m[1]] = $m[1] == "rounds" ? (int)$m[2] : $m[2];
+    if (preg_match('/^--(rounds|side|pages)=(.*)$/', $arg, $m)) {
+        $options[$m[1]] = $m[1] == "side" ? $m[2] : (int)$m[2];
     } else {
         $file = $arg;
     }
@@ -43,7 +44,8 @@ if ($options["side"] === "") {
     $lines = [];
     foreach ($sides as $side => $flags) {
         $env = ["PHP_INI_SCAN_DIR" => scanDirWithoutYioop()] + getenv();
-        $cmd = [PHP_BINARY, ...$flags, __FILE__, $file, "--rounds={$options['rounds']}", "--side=$side"];
+        $cmd = [PHP_BINARY, ...$flags, __FILE__, $file, "--rounds={$options['rounds']}", "--side=$side",
+            "--pages={$options['pages']}"];
         $p = proc_open($cmd, [1 => ["pipe", "w"], 2 => STDERR], $pipes, null, $env);
         $lines[$side] = json_decode(trim(stream_get_contents($pipes[1])), true);
         proc_close($p);
@@ -66,7 +68,7 @@ require_once "$yioop/src/library/compressors/GzipCompressor.php";
 require_once "$yioop/src/library/WebArchive.php";
 
 $archive = new WebArchive($file, new GzipCompressor(), true);
-$offsets = recordOffsets($file);
+$offsets = recordOffsets($file, $options["pages"]);
 $side = $options["side"];
 $read = match ($side) {
     "php" => fn(int $at) => $archive->getObjects($at, 1, true, $archive->open()),
@@ -94,15 +96,29 @@ $ns = hrtime(true) - $start;
 echo json_encode(["us" => $ns / 1000 / max(1, $options["rounds"] * count($offsets)),
     "records" => count($offsets), "digest" => hash_final($digest)]), "\n";
 
-/** The offset of every record, from the headers up to the info block. */
-function recordOffsets(string $file): array
+/**
+ * The offset of every record, from the headers up to the info block; with
+ * $pages > 0 only the first $pages records that hold a page (a summary
+ * with the page's text, as a search reads them; not a link's record).
+ */
+function recordOffsets(string $file, int $pages = 0): array
 {
     $bytes = file_get_contents($file);
     $info_len = unpack("N", substr($bytes, -20 + 4, 4))[1];
     $end = strlen($bytes) - $info_len;
     $offsets = [];
-    for ($at = 0; $at + 20 <= $end; $at += 20 + unpack("N", substr($bytes, $at + 4, 4))[1]) {
+    for ($at = 0; $at + 20 <= $end; $at += 20 + $len) {
+        $len = unpack("N", substr($bytes, $at + 4, 4))[1];
+        if ($pages > 0) {
+            $summary = @unserialize(gzinflate(substr($bytes, $at + 30, $len - 10)));
+            if (!isset($summary[\seekquarry\yioop\library\CrawlConstants::PAGE])) {
+                continue;
+            }
+        }
         $offsets[] = $at;
+        if (count($offsets) === $pages) {
+            break;
+        }
     }
     return $offsets;
 }
