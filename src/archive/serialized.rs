@@ -354,6 +354,25 @@ mod tests {
         assert_eq!(parse(nested(MAX_DEPTH + 1).as_bytes(), 0, &mut Tree), Err(Decline), "but MAX_DEPTH still holds");
     }
 
+    proptest::proptest! {
+        // Any bytes, and serializations with bytes changed: a value or a
+        // decline, never a panic (the binding runs this inside PHP).
+        #[test]
+        fn any_bytes_parse_or_decline(text in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200)) {
+            let _ = parse(&text, 4096, &mut Tree);
+        }
+
+        #[test]
+        fn damaged_serializations_parse_or_decline(at in 0usize..60, byte in proptest::prelude::any::<u8>(), cut in 0usize..60) {
+            let good = b"a:3:{i:0;d:1.5E-7;s:2:\"ab\";a:1:{i:-3;s:1:\"x\";}s:1:\"k\";b:1;}".to_vec();
+            proptest::prop_assert!(parse(&good, 4096, &mut Tree).is_ok());
+            let mut text = good.clone();
+            text[at % good.len()] = byte;
+            text.truncate(good.len() - cut % good.len());
+            let _ = parse(&text, 4096, &mut Tree);
+        }
+    }
+
     #[test]
     fn php_float_grammar() {
         for ok in ["1", "-1", "+1", "1.5", ".5", "5.", "1e5", "1E+5", "1.5e-5", ".5E5", "5.e5"] {
