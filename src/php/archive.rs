@@ -107,7 +107,7 @@ fn get_objects(args: &mut raw::Args) -> Result<Zval, Decline> {
         return Err(Decline); // fseek fails: left to Yioop
     }
     let Records { records, end } = core::read_records(source.file(), offset, num, limit)?;
-    let inflated = records.iter().map(|r| inflated(&r.bytes)).collect::<Result<Vec<Vec<u8>>, Decline>>()?;
+    let inflated = records.iter().map(|r| inflate::inflate(&r.bytes)).collect::<Result<Vec<Vec<u8>>, Decline>>()?;
     // Nothing declines from here on: unserialize may run PHP code.
     let mut objects = Vec::with_capacity(inflated.len());
     for (record, text) in records.iter().zip(inflated) {
@@ -210,16 +210,6 @@ fn handle_file(fh: &Zval) -> Result<Source, Decline> {
     }
     // The stream owns the descriptor: borrowed, never closed here.
     Ok(Source::Handle(ManuallyDrop::new(unsafe { File::from_raw_fd(fd) }), stream))
-}
-
-/// A record's inflated bytes (Yioop's `$file`).
-fn inflated(record: &[u8]) -> Result<Vec<u8>, Decline> {
-    let len = inflate::inflated_len(record)?;
-    let mut text = Vec::with_capacity(len);
-    inflate::inflate_into(record, &mut text.spare_capacity_mut()[..len])?;
-    // inflate_into wrote all `len` bytes.
-    unsafe { text.set_len(len) };
-    Ok(text)
 }
 
 /// PHP's `unserialize` (None where disabled: Yioop's call would fail).
