@@ -4,8 +4,8 @@
 //! empty array). For any other text it calls PHP's `unserialize`, so the
 //! answer is PHP's either way.
 
-use super::convert::string_zval_with;
-use super::zval::{array_zval, long_zval};
+use super::convert::bytes_zval;
+use super::zval::{array_zval, bool_zval, long_zval};
 use crate::archive::serialized::{self, Build, Key};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::ffi::{_zend_new_array, zend_empty_array, zend_hash_index_update, zend_hash_str_update, zend_string, HashTable};
@@ -47,9 +47,7 @@ impl Build for Zvals {
     }
 
     fn bool(&mut self, b: bool) -> Zval {
-        let mut z = Zval::new();
-        z.set_bool(b);
-        z
+        bool_zval(b)
     }
 
     fn long(&mut self, i: i64) -> Zval {
@@ -66,9 +64,7 @@ impl Build for Zvals {
         match s {
             [] => interned_zval(unsafe { zend_empty_string }),
             [c] => interned_zval(unsafe { zend_one_char_string[usize::from(*c)] }),
-            _ => string_zval_with(s.len(), |out| unsafe {
-                std::ptr::copy_nonoverlapping(s.as_ptr(), out.as_mut_ptr().cast::<u8>(), s.len());
-            }),
+            _ => bytes_zval(s),
         }
     }
 
