@@ -369,6 +369,33 @@ namespace yioop_codec\ngrams {
     function ngramsContains(mixed $class, mixed $phrase, mixed $lang, mixed $filter_prefix = 2): ?bool {}
 }
 
+namespace yioop_codec\phrase {
+    /**
+     * PhraseParser's static stemCharGramSegment($string, $lang, $to_string),
+     * called on $class (static::class): the text's terms, lower-cased, split
+     * at Yioop's PUNCT and spaces, stemmed by the en_US Tokenizer (joined by
+     * spaces for a true $to_string). Null ("declines", nothing changed) for
+     * a text that is not a UTF-8 string, a numeric locale, Hindi, the
+     * programming languages, a locale whose tokenizer PhraseParser has not
+     * loaded or that is not the en_US Tokenizer with its stem switched, a
+     * char-gram locale, a no-stem list with numeric words, mbstring
+     * encodings other than UTF-8, a PUNCT that is not an alternation of
+     * single characters.
+     */
+    function stemCharGramSegment(mixed $class, mixed $string, mixed $lang, mixed $to_string = false): array|string|null {}
+
+    /**
+     * PhraseParser's static hyphenateEntities(&$string, $lang), called on
+     * $class: the runs of words that the locale's cached n-word-gram filter
+     * holds, hyphenated as Yioop hyphenates them. True once $string is
+     * written; false ("declines", $string unchanged) for no locale or a
+     * numeric one, a text that is not a UTF-8 string, a filter not cached
+     * yet, NWordGrams::ngramsContains not switched, mbstring encodings
+     * other than UTF-8.
+     */
+    function hyphenateEntities(mixed $class, mixed &$string, mixed $lang = null): bool {}
+}
+
 namespace seekquarry\yioop\library {
     /**
      * The functions Yioop leaves undefined when this extension is loaded are

@@ -28,6 +28,7 @@ pub mod posting;
 pub mod posting_list;
 pub(crate) mod prefetch;
 pub mod shard;
+pub mod phrase;
 pub mod snippets;
 pub mod stem_en;
 pub mod queue_weight;

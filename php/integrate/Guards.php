@@ -30,6 +30,8 @@ final class Guards
         // class it was called on (static::class) instead of $this.
         'declines_static' => 'if ({when} && ($yioop_codec_result = {call})'
             . ' !== null) { return $yioop_codec_result; }',
+        // 'declines_void' for a static method.
+        'declines_void_static' => 'if ({when} && {call}) { return; }',
     ];
 
     /** The guard statement of $method, whose parameters are $args. */
@@ -38,8 +40,8 @@ final class Guards
     {
         $when = array_merge(['\\extension_loaded("' . Patch::MODULE . '")'],
             $method->when);
-        $receiver = $method->form === 'declines_static' ? 'static::class'
-            : '$this';
+        $receiver = str_ends_with($method->form, '_static')
+            ? 'static::class' : '$this';
         $call = '\\' . $method->native . '(' . implode(', ',
             array_merge([$receiver], $args)) . ')';
         return strtr(self::FORMS[$method->form], ['{when}' => implode(' && ',

@@ -214,6 +214,28 @@ final class SwitchTable
                 'getSnippets' => ['6f405ff5e81d8aad', 'declines'],
             ],
         ],
+        // PhraseParser's passes over every page the queue server indexes
+        // (bench/crawl). The native code also relies on the en_US
+        // Tokenizer's stem and NWordGrams::ngramsContains, in other files:
+        // it checks at run time that both are switched (src/php/switched.rs).
+        'PhraseParser' => [
+            'file' => 'src/library/PhraseParser.php',
+            'namespace' => 'seekquarry\\yioop\\library',
+            'native' => 'yioop_codec\\phrase',
+            'when' => ['static::class === self::class'],
+            'reads' => [
+                'segmentSegment' => 'f76862dfc00a2a20',
+                'charGramTerms' => '66a401129e5f0a8d',
+                'stemTerms' => '6dcc7c50dbced455',
+                'stemTermsK' => '6d5c4898b350cf4e',
+                'getTokenizer' => 'ac8677134c886972',
+            ],
+            'methods' => [
+                'stemCharGramSegment' => ['869a18e731405482', 'declines_static'],
+                'hyphenateEntities' => ['bc5d6936b8a731ce',
+                    'declines_void_static'],
+            ],
+        ],
         'NWordGrams' => [
             'file' => 'src/library/NWordGrams.php',
             'namespace' => 'seekquarry\\yioop\\library',

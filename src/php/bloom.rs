@@ -41,15 +41,21 @@ fn contains(object: &mut Zval, value: &Zval) -> Option<bool> {
 
 /// `$filter->contains($value)` for a filter object, or None to decline.
 pub(super) fn filter_contains(object: &mut ZendObject, value: &[u8]) -> Option<bool> {
+    filter_of(object)?.contains(value).ok()
+}
+
+/// The object's fields as `contains` reads them (borrowed: ask it before
+/// anything can change them), or None where it would decline.
+pub(super) fn filter_of(object: &mut ZendObject) -> Option<BloomFilter<'_>> {
     // Shard reads any object's properties as PHP's `$this->name` does.
     let object = Shard(object);
     let num_keys = int_like(object.property("num_keys")?)?;
     let filter_size = int_like(object.property("filter_size")?)?;
     let filter = object.property("filter")?.zend_str()?.as_bytes();
-    if num_keys > MAX_KEYS {
-        return None;
-    }
-    BloomFilter { filter, filter_size, num_keys }.contains(value).ok()
+    // The string is the object's property: it lives as long as the object
+    // is not changed, which the borrow of `object` guarantees here.
+    let filter = unsafe { std::slice::from_raw_parts(filter.as_ptr(), filter.len()) };
+    (num_keys <= MAX_KEYS).then_some(BloomFilter { filter, filter_size, num_keys })
 }
 
 /// An int, or a float PHP's `>>` turns into the same int without a

@@ -14,6 +14,7 @@ mod info;
 mod keys;
 mod ngrams;
 mod packed;
+mod phrase;
 mod raw;
 mod serialized;
 mod settings;
@@ -23,6 +24,7 @@ mod shard_build;
 mod shard_save;
 mod snippets;
 mod stem_en;
+mod switched;
 mod weak_table;
 mod zval;
 
@@ -93,5 +95,6 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .info_function(info::module_info);
     let module = shard_save::register(shard_build::register(shard::register(functions::register(module))));
     let module = dictionary::register_functions(archive::register(module));
+    let module = phrase::register(module);
     snippets::register(ngrams::register(stem_en::register(bloom::register(module))))
 }

@@ -13,7 +13,7 @@
 //! non-numeric string (an int prefix too), and wherever the filter's own
 //! look-up would decline.
 
-use super::bloom::filter_contains;
+use super::bloom::{filter_contains, filter_of};
 use super::convert::is_numeric;
 use super::raw::{self, Param, Signature};
 use super::shard::with_name;
@@ -30,6 +30,9 @@ extern "C" {
 
 /// php-src's ZEND_FETCH_CLASS_NO_AUTOLOAD.
 const ZEND_FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
+
+/// The class whose static cache hyphenateEntities' look-ups read.
+pub(super) const NWORDGRAMS_CLASS: &str = "seekquarry\\yioop\\library\\NWordGrams";
 
 /// The filter class whose look-up runs natively (not a subclass of it).
 const FILTER_CLASS: &str = "seekquarry\\yioop\\library\\BloomFilterFile";
@@ -58,10 +61,6 @@ enum Key {
 
 fn contains(class: &Zval, phrase: &Zval, lang: &Zval, prefix: Option<&Zval>) -> Option<bool> {
     let phrase = phrase.zend_str()?.as_bytes();
-    if !phrase.is_ascii() {
-        return None;
-    }
-    let lang = locale(lang.zend_str()?.as_bytes())?;
     let prefix = match prefix {
         None => Key::Int(2),
         Some(p) => match long_of(p) {
@@ -69,13 +68,42 @@ fn contains(class: &Zval, phrase: &Zval, lang: &Zval, prefix: Option<&Zval>) -> 
             None => Key::Str(non_numeric(p.zend_str()?.as_bytes())?.to_vec()),
         },
     };
-    let cache = static_cache(class)?;
-    let by_lang = unsafe { &*find(cache, &Key::Str(lang))? }.dereference().array()?;
-    let filter = unsafe { &mut *find(by_lang, &prefix)? }.dereference_mut().object_mut()?;
-    if filter.get_class_name().ok()? != FILTER_CLASS {
-        return None;
+    Filter::cached(static_cache(class)?, lang.zend_str()?.as_bytes(), &prefix)?.contains(phrase)
+}
+
+/// A filter Yioop has loaded into the cache, and asked natively.
+pub(super) struct Filter(&'static mut ext_php_rs::types::ZendObject);
+
+impl Filter {
+    /// The cached filter of `lang` and `prefix`; None where Yioop has not
+    /// loaded it or it is not a `BloomFilterFile` itself.
+    fn cached(cache: &HashTable, lang: &[u8], prefix: &Key) -> Option<Filter> {
+        let by_lang = unsafe { &*find(cache, &Key::Str(locale(lang)?))? }.dereference().array()?;
+        let filter = unsafe { &mut *find(by_lang, prefix)? }.dereference_mut().object_mut()?;
+        (filter.get_class_name().ok()? == FILTER_CLASS).then_some(Filter(filter))
     }
-    filter_contains(filter, &phrase.to_ascii_lowercase())
+
+    /// What `NWordGrams::ngramsContains($phrase, $lang, "all")` asks.
+    pub(super) fn all_grams(lang: &[u8]) -> Option<Filter> {
+        let scope = with_name(NWORDGRAMS_CLASS, |name| unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) });
+        Filter::cached(static_cache_of(scope)?, lang, &Key::Str(b"all".to_vec()))
+    }
+
+    /// Whether the filter holds the lower-cased phrase; None for a phrase
+    /// that is not ASCII (mb_strtolower's Unicode case mapping is left to
+    /// PHP) and wherever the filter's own look-up declines.
+    pub(super) fn contains(&mut self, phrase: &[u8]) -> Option<bool> {
+        if !phrase.is_ascii() {
+            return None;
+        }
+        filter_contains(self.0, &phrase.to_ascii_lowercase())
+    }
+
+    /// The filter's fields, for many look-ups of phrases already
+    /// lower-cased by `mb_strtolower` (which gives them back unchanged).
+    pub(super) fn fields(&mut self) -> Option<crate::bloom::BloomFilter<'_>> {
+        filter_of(self.0)
+    }
 }
 
 /// Yioop's locale normalisation; None for a numeric one (its `==` and its
@@ -93,7 +121,11 @@ fn non_numeric(s: &[u8]) -> Option<&[u8]> {
 /// `static::$ngrams` of the class called on, if an array.
 fn static_cache(class: &Zval) -> Option<&'static HashTable> {
     let name = std::ptr::from_ref(class.zend_str()?).cast_mut().cast::<zend_string>();
-    let scope = unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) };
+    static_cache_of(unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) })
+}
+
+/// `$ngrams` of a loaded class (None for null: not loaded), if an array.
+fn static_cache_of(scope: *mut zend_class_entry) -> Option<&'static HashTable> {
     if scope.is_null() {
         return None;
     }

@@ -32,6 +32,24 @@ pub fn constant(full: &str) -> Option<&'static Zval> {
     unsafe { found.cast::<Zval>().as_ref() }.map(Zval::dereference)
 }
 
+/// Calls PHP's function `name` (`Class::method` for a static method);
+/// None where it could not be called or threw.
+pub fn call_function(name: &str, args: &mut [Zval]) -> Option<Zval> {
+    let mut function = super::convert::bytes_zval(name.as_bytes());
+    let mut result = Zval::new();
+    let status = unsafe {
+        ext_php_rs::ffi::_call_user_function_impl(
+            std::ptr::null_mut(),
+            &mut function,
+            &mut result,
+            args.len() as u32,
+            args.as_mut_ptr(),
+            std::ptr::null_mut(),
+        )
+    };
+    (status >= 0 && !has_exception()).then_some(result)
+}
+
 /// The most parameters any of these functions has.
 const MAX_ARGS: usize = 9;
 

@@ -30,7 +30,7 @@
 
 use super::raw::{self, Param, Signature};
 use crate::snippets::{leading_snippet, snippets, word_regex, Lengths, Stop, TextFunctions};
-use ext_php_rs::ffi::{_call_user_function_impl, _emalloc, zend_reference, zend_string};
+use ext_php_rs::ffi::{_emalloc, zend_reference, zend_string};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendObject, Zval};
@@ -215,22 +215,7 @@ fn statics_agree(class: &str, method: &str, word_string: &[u8], regex: &[u8]) ->
 
 /// Calls PHP's function `name`; Err where it could not be called or threw.
 fn call(name: &str, args: &mut [Zval]) -> Result<Zval, Stop> {
-    let mut function = bytes_zval(name.as_bytes());
-    let mut result = Zval::new();
-    let status = unsafe {
-        _call_user_function_impl(
-            std::ptr::null_mut(),
-            &mut function,
-            &mut result,
-            args.len() as u32,
-            args.as_mut_ptr(),
-            std::ptr::null_mut(),
-        )
-    };
-    if status < 0 || raw::has_exception() {
-        return Err(Stop);
-    }
-    Ok(result)
+    raw::call_function(name, args).ok_or(Stop)
 }
 
 /// A new PHP reference holding null, for a by-reference argument (php-src's

@@ -47,16 +47,57 @@ fn stem_word(class: &Zval, word: &Zval) -> Option<Zval> {
     if is_numeric(word) {
         return None;
     }
-    let scope = class_entry(class)?;
-    let no_stem = no_stem_list(scope)?;
-    if !["buffer", "k", "j"].iter().all(|name| has_static(scope, name)) {
-        return None; // writing would throw where Yioop's PHP errors itself
+    let mut stemmer = Stemmer::of(class_entry(class)?)?;
+    let stemmed = stemmer.stem(word);
+    stemmer.leave_state();
+    Some(bytes_zval(&stemmed))
+}
+
+/// The class's stem for any number of words (PhraseParser stems a page's
+/// in one call): its no-stem list read once, its scratch written once, as
+/// the last word left it.
+pub(super) struct Stemmer<'a> {
+    scope: *mut zend_class_entry,
+    no_stem: NoStem<'a>,
+    last: Option<State>,
+}
+
+impl Stemmer<'_> {
+    /// None where the class lacks the scratch or its no-stem list is not
+    /// an array of strings.
+    fn of(scope: *mut zend_class_entry) -> Option<Self> {
+        let no_stem = no_stem_list(scope)?;
+        if !["buffer", "k", "j"].iter().all(|name| has_static(scope, name)) {
+            return None; // writing would throw where Yioop's PHP errors itself
+        }
+        Some(Stemmer { scope, no_stem, last: None })
     }
-    let stemmed = stem(word, &|w| no_stem.contains(w));
-    if let Some(state) = stemmed.state {
-        leave_state(scope, state);
+
+    /// The loaded class `name`, for words of any kind: declines unless no
+    /// no-stem word is numeric, so that in_array's loose comparison is
+    /// byte equality for numeric words too.
+    pub(super) fn of_class(name: &'static str) -> Option<Self> {
+        let scope = with_name(name, |name| unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) });
+        let stemmer = Stemmer::of((!scope.is_null()).then_some(scope)?)?;
+        (!stemmer.no_stem.any(is_numeric)).then_some(stemmer)
     }
-    Some(bytes_zval(&stemmed.stem))
+
+    pub(super) fn stem(&mut self, word: &[u8]) -> Vec<u8> {
+        let stemmed = stem(word, &|w| self.no_stem.any(|listed| listed == w));
+        if stemmed.state.is_some() {
+            self.last = stemmed.state;
+        }
+        stemmed.stem
+    }
+
+    /// `self::$buffer`, `self::$k` and `self::$j` as Yioop's stem leaves them.
+    pub(super) fn leave_state(self) {
+        let Some(state) = self.last else { return };
+        let fields = [("buffer", bytes_zval(&state.buffer)), ("k", long_zval(state.k)), ("j", long_zval(state.j))];
+        for (name, mut value) in fields {
+            with_name(name, |name| unsafe { zend_update_static_property_ex(self.scope, name, std::ptr::from_mut(&mut value).cast()) });
+        }
+    }
 }
 
 /// The loaded class named `class` (no autoloading: the caller's own).
@@ -98,13 +139,14 @@ enum NoStem<'a> {
 }
 
 impl NoStem<'_> {
-    fn contains(&self, word: &[u8]) -> bool {
+    /// Whether some word of the list satisfies `test`.
+    fn any(&self, test: impl Fn(&[u8]) -> bool) -> bool {
         match self {
             NoStem::Indexed(list, count) => (0..*count).any(|i| {
                 let value = unsafe { &*zend_hash_index_find(*list, i).cast::<Zval>() };
-                value.dereference().zend_str().is_some_and(|s| s.as_bytes() == word)
+                value.dereference().zend_str().is_some_and(|s| test(s.as_bytes()))
             }),
-            NoStem::Listed(words) => words.iter().any(|listed| *listed == word),
+            NoStem::Listed(words) => words.iter().any(|listed| test(listed)),
         }
     }
 }
@@ -112,14 +154,6 @@ impl NoStem<'_> {
 /// Whether the class declares static `$name` (read silently).
 fn has_static(scope: *mut zend_class_entry, name: &'static str) -> bool {
     !with_name(name, |name| unsafe { zend_read_static_property_ex(scope, name, true) }).is_null()
-}
-
-/// `self::$buffer`, `self::$k` and `self::$j` as Yioop's stem leaves them.
-fn leave_state(scope: *mut zend_class_entry, state: State) {
-    let fields = [("buffer", bytes_zval(&state.buffer)), ("k", long_zval(state.k)), ("j", long_zval(state.j))];
-    for (name, mut value) in fields {
-        with_name(name, |name| unsafe { zend_update_static_property_ex(scope, name, std::ptr::from_mut(&mut value).cast()) });
-    }
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {

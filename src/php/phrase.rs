@@ -1,0 +1,259 @@
+//! PhraseParser's passes over every page the queue server indexes (core:
+//! `crate::phrase`), called by the switched static methods with the class
+//! they were called on (`static::class`):
+//! - `yioop_codec\phrase\stemCharGramSegment($class, $string, $lang,
+//!   $to_string = false)`: the page's terms, lower-cased, split at
+//!   `PUNCT` and spaces, stemmed by the en_US Tokenizer's `stem`;
+//! - `yioop_codec\phrase\hyphenateEntities($class, &$string, $lang)`:
+//!   known multi-word entities hyphenated, true once done.
+//!
+//! `PUNCT` and `NS_LOCALE` are read from Yioop's constants at each call;
+//! case mapping of non-ASCII text is PHP's own `mb_strtolower`. The
+//! n-word-gram look-ups ask the filter NWordGrams has cached, as the
+//! native `ngramsContains` does. Both rely on methods of other Yioop
+//! files (the en_US Tokenizer's `stem`, `NWordGrams::ngramsContains`) and
+//! run only where those are switched too (`super::switched`). Both decline (null, nothing changed) for:
+//! a text that is not a UTF-8 string, a locale that is not a non-numeric
+//! string, mbstring's internal or regex encoding not UTF-8, a `PUNCT` that
+//! is not an alternation of single characters. stemCharGramSegment also
+//! declines for Hindi and the programming languages (Yioop treats them
+//! apart), a locale whose tokenizer PhraseParser has not loaded yet or is
+//! not the en_US Tokenizer, a char-gram locale, a no-stem list with
+//! numeric words. hyphenateEntities also declines where the locale's
+//! filter is not loaded yet (Yioop's first look-up loads it).
+
+use super::convert::{bytes_zval, is_numeric};
+use super::ngrams;
+use super::packed::list_of;
+use super::raw::{self, call_function, constant, Param, Signature};
+use super::shard::with_name;
+use super::stem_en::Stemmer;
+use super::zval::{array_zval, bool_zval};
+use super::switched::calls_native;
+use crate::phrase::{hyphenate_entities, lower_case, replace_separators, split_terms, trims_to_nothing, Separators};
+use ext_php_rs::ffi::{zend_class_entry, zend_hash_str_find, zend_lookup_class_ex, zend_string, zval, HashTable};
+use ext_php_rs::flags::DataType;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendObject, Zval};
+use ext_php_rs::zend::ExecuteData;
+use std::cell::RefCell;
+
+extern "C" {
+    fn zend_read_static_property_ex(scope: *mut zend_class_entry, name: *mut zend_string, silent: bool) -> *mut zval;
+}
+
+/// php-src's ZEND_FETCH_CLASS_NO_AUTOLOAD.
+const ZEND_FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
+
+/// The only tokenizer whose stemmer is native.
+const EN_TOKENIZER: &str = "seekquarry\\yioop\\locale\\en_US\\resources\\Tokenizer";
+const PUNCT: &str = "seekquarry\\yioop\\configs\\PUNCT";
+const NS_LOCALE: &str = "seekquarry\\yioop\\configs\\NS_LOCALE";
+
+static STEM_CHAR_GRAM_SEGMENT: Signature = Signature {
+    name: "yioop_codec\\phrase\\stemCharGramSegment",
+    params: &[Param::Value("class"), Param::Value("string"), Param::Value("lang"), Param::Optional("to_string", "false")],
+    returns: DataType::Mixed,
+};
+
+static HYPHENATE_ENTITIES: Signature = Signature {
+    name: "yioop_codec\\phrase\\hyphenateEntities",
+    params: &[Param::Value("class"), Param::Reference("string"), Param::Optional("lang", "null")],
+    returns: DataType::Bool,
+};
+
+extern "C" fn stem_char_gram_segment_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &STEM_CHAR_GRAM_SEGMENT, |args| {
+        let [class, text, lang] = args.values::<3>();
+        let to_string = args.take_optional(3).map(|z| &*z.dereference());
+        Ok(stem_char_gram_segment(class, text.dereference(), lang.dereference(), to_string).unwrap_or_default())
+    });
+}
+
+extern "C" fn hyphenate_entities_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &HYPHENATE_ENTITIES, |args| {
+        let class = args.take(0).dereference();
+        let text = args.take(1).dereference_mut();
+        let lang = args.take_optional(2).map(|z| &*z.dereference());
+        let hyphenated = lang.and_then(|lang| hyphenated(class, text, lang));
+        let done = hyphenated.is_some();
+        if let Some(hyphenated) = hyphenated {
+            *text = bytes_zval(hyphenated.as_bytes());
+        }
+        Ok(bool_zval(done))
+    });
+}
+
+fn stem_char_gram_segment(class: &Zval, text: &Zval, lang: &Zval, to_string: Option<&Zval>) -> Option<Zval> {
+    let text = utf8(text)?;
+    let lang = locale(lang)?;
+    if lang == b"hi" {
+        return None;
+    }
+    let to_string = match to_string.map(Zval::dereference) {
+        None => false,
+        Some(z) if z.is_null() => false,
+        Some(z) => z.bool().or_else(|| z.long().map(|i| i != 0))?,
+    };
+    let parser = class_entry(class)?;
+    if static_array(parser, "programming_language_map").is_none_or(|map| has_key(map, lang)) {
+        return None;
+    }
+    let separators = separators()?;
+    if !encodings_are_utf8() {
+        return None;
+    }
+    let tokenizer = english_tokenizer(parser, lang)?;
+    if char_grams(lang)? {
+        return None;
+    }
+    if !calls_native(EN_TOKENIZER, "stem", "yioop_codec\\stem_en\\stem") {
+        return None;
+    }
+    let mut stemmer = Stemmer::of_class(EN_TOKENIZER)?;
+    let replaced = replace_separators(&lower_case(text, &mut mb_strtolower)?, &separators);
+    if replaced.is_empty() || replaced == "0" {
+        return Some(terms_zval(&[], to_string));
+    }
+    let segmented = segment(tokenizer, &replaced, lang)?;
+    let lowered = lower_case(&segmented, &mut mb_strtolower)?;
+    let stems: Vec<Vec<u8>> = split_terms(&lowered, &separators)
+        .into_iter()
+        .filter(|term| !trims_to_nothing(term))
+        .map(|term| if term.contains('_') { term.as_bytes().to_vec() } else { stemmer.stem(term.as_bytes()) })
+        .collect();
+    stemmer.leave_state();
+    Some(terms_zval(&stems, to_string))
+}
+
+fn terms_zval(terms: &[Vec<u8>], to_string: bool) -> Zval {
+    if to_string {
+        bytes_zval(&terms.join(&b' '))
+    } else {
+        array_zval(list_of(terms.len(), |i| bytes_zval(&terms[i])))
+    }
+}
+
+/// segmentSegment's call of the tokenizer's own `segment` (Yioop's en_US
+/// one gives its input back), made where Yioop makes it.
+fn segment(tokenizer: &mut ZendObject, replaced: &str, lang: &[u8]) -> Option<String> {
+    let asks = !replaced.contains('-') || [&b"zh"[..], b"zh-CN", b"ko", b"jp"].contains(&lang);
+    if !asks {
+        return Some(replaced.to_string());
+    }
+    let segmented = tokenizer.try_call_method("segment", vec![&replaced]).ok()?;
+    if raw::has_exception() {
+        return None;
+    }
+    String::from_utf8(segmented.zend_str()?.as_bytes().to_vec()).ok()
+}
+
+fn hyphenated(class: &Zval, text: &Zval, lang: &Zval) -> Option<String> {
+    let text = utf8(text)?;
+    let lang_name = locale(lang)?;
+    class_entry(class)?;
+    separators()?;
+    if !encodings_are_utf8() {
+        return None;
+    }
+    if !calls_native(ngrams::NWORDGRAMS_CLASS, "ngramscontains", "yioop_codec\\ngrams\\ngramscontains") {
+        return None;
+    }
+    let mut grams = ngrams::Filter::all_grams(lang_name)?;
+    let lowered = lower_case(text, &mut mb_strtolower)?;
+    let filter = grams.fields()?;
+    // Yioop asks ngramsContains, which asks the filter for
+    // mb_strtolower of the window: the window is lower-cased already.
+    hyphenate_entities(text, &lowered, &mut |window| filter.contains(window.as_bytes()).ok())
+}
+
+fn utf8(text: &Zval) -> Option<&str> {
+    std::str::from_utf8(text.zend_str()?.as_bytes()).ok()
+}
+
+/// A locale that PHP would not read as a number (it is an array key).
+fn locale(lang: &Zval) -> Option<&[u8]> {
+    let lang = lang.zend_str()?.as_bytes();
+    (!lang.is_empty() && !is_numeric(lang)).then_some(lang)
+}
+
+fn mb_strtolower(text: &str) -> Option<String> {
+    let lowered = call_function("mb_strtolower", &mut [bytes_zval(text.as_bytes())])?;
+    String::from_utf8(lowered.zend_str()?.as_bytes().to_vec()).ok()
+}
+
+fn encodings_are_utf8() -> bool {
+    ["mb_internal_encoding", "mb_regex_encoding"].iter().all(|name| {
+        call_function(name, &mut []).is_some_and(|encoding| encoding.zend_str().is_some_and(|s| s.as_bytes() == b"UTF-8"))
+    })
+}
+
+thread_local! {
+    /// The last `PUNCT` read and the separators it gives.
+    static SEPARATORS: RefCell<Option<(Vec<u8>, Option<Separators>)>> = const { RefCell::new(None) };
+}
+
+/// Yioop's separators, from `str_replace("-|", "", PUNCT)`.
+fn separators() -> Option<Separators> {
+    let punct = constant(PUNCT)?.zend_str()?.as_bytes();
+    SEPARATORS.with_borrow_mut(|cached| {
+        if cached.as_ref().is_none_or(|(read, _)| read != punct) {
+            let non_hyphens = std::str::from_utf8(punct).ok().map(|p| p.replace("-|", ""));
+            *cached = Some((punct.to_vec(), non_hyphens.and_then(|p| Separators::from_alternation(&p))));
+        }
+        cached.as_ref()?.1.clone()
+    })
+}
+
+/// PhraseParser's cached tokenizer for `lang`, if an en_US Tokenizer
+/// with a `segment` method; None where it has none cached yet.
+fn english_tokenizer(parser: *mut zend_class_entry, lang: &[u8]) -> Option<&'static mut ZendObject> {
+    let tokenizers = static_array(parser, "tokenizers")?;
+    let slot = unsafe { zend_hash_str_find(tokenizers, lang.as_ptr().cast(), lang.len()) };
+    let tokenizer = unsafe { slot.cast::<Zval>().as_mut() }?.dereference_mut().object_mut()?;
+    let english = tokenizer.get_class_name().is_ok_and(|name| name == EN_TOKENIZER);
+    (english && call_function("method_exists", &mut [bytes_zval(EN_TOKENIZER.as_bytes()), bytes_zval(b"segment")])?.bool()?).then_some(tokenizer)
+}
+
+/// Whether `lang` char-grams its terms: `class_exists` of its Tokenizer
+/// class (autoloading, as Yioop's check does) with `$char_gram_len` set.
+fn char_grams(lang: &[u8]) -> Option<bool> {
+    let mut name = constant(NS_LOCALE)?.zend_str()?.as_bytes().to_vec();
+    name.extend_from_slice(lang);
+    name.extend_from_slice(b"\\resources\\Tokenizer");
+    if !call_function("class_exists", &mut [bytes_zval(&name)])?.bool()? {
+        return Some(false);
+    }
+    let class = class_entry(&bytes_zval(&name))?;
+    let length = with_name("char_gram_len", |n| unsafe { zend_read_static_property_ex(class, n, true) });
+    Some(unsafe { length.cast::<Zval>().as_ref() }.is_some_and(|z| !z.dereference().is_null()))
+}
+
+/// The loaded class named by `class` (no autoloading).
+fn class_entry(class: &Zval) -> Option<*mut zend_class_entry> {
+    let name = std::ptr::from_ref(class.zend_str()?).cast_mut().cast::<zend_string>();
+    let found = unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) };
+    (!found.is_null()).then_some(found)
+}
+
+/// The class's static `$name`, if an array.
+fn static_array(scope: *mut zend_class_entry, name: &'static str) -> Option<&'static HashTable> {
+    let value = with_name(name, |n| unsafe { zend_read_static_property_ex(scope, n, true) });
+    unsafe { value.cast::<Zval>().as_ref() }?.dereference().array()
+}
+
+fn has_key(table: &HashTable, key: &[u8]) -> bool {
+    find(table, key).is_some_and(|value| !value.is_null())
+}
+
+/// `$table[$key]` for a non-numeric string key.
+fn find<'a>(table: &'a HashTable, key: &[u8]) -> Option<&'a Zval> {
+    let found = unsafe { zend_hash_str_find(table, key.as_ptr().cast(), key.len()) };
+    unsafe { found.cast::<Zval>().as_ref() }.map(Zval::dereference)
+}
+
+pub fn register(module: ModuleBuilder) -> ModuleBuilder {
+    module
+        .function(STEM_CHAR_GRAM_SEGMENT.function(stem_char_gram_segment_handler))
+        .function(HYPHENATE_ENTITIES.function(hyphenate_entities_handler))
+}

@@ -1,0 +1,37 @@
+//! Whether a Yioop method that native code relies on is Yioop's own: the
+//! integration tool switches a method only when its code is Yioop's, and
+//! its guard line calls the method's native function. So a user method
+//! whose compiled literals name that function is Yioop's method, switched;
+//! one edited or replaced (a subclass, a stand-in) does not name it.
+
+use super::shard::with_name;
+use ext_php_rs::ffi::{zend_class_entry, zend_function, zend_hash_str_find, zend_lookup_class_ex};
+use ext_php_rs::types::Zval;
+
+/// php-src's ZEND_FETCH_CLASS_NO_AUTOLOAD and ZEND_USER_FUNCTION.
+const ZEND_FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
+const ZEND_USER_FUNCTION: u8 = 2;
+
+/// Whether loaded class `class`'s method `method` (lower case) calls the
+/// native function `native` (lower case, without the leading `\`).
+pub(super) fn calls_native(class: &'static str, method: &str, native: &str) -> bool {
+    let scope = with_name(class, |name| unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) });
+    !scope.is_null() && method_calls(scope, method, native)
+}
+
+fn method_calls(scope: *mut zend_class_entry, method: &str, native: &str) -> bool {
+    let slot = unsafe { zend_hash_str_find(&(*scope).function_table, method.as_ptr().cast(), method.len()) };
+    let Some(slot) = (unsafe { slot.cast::<Zval>().as_ref() }) else {
+        return false;
+    };
+    let function = unsafe { slot.value.ptr.cast::<zend_function>() };
+    if function.is_null() || unsafe { (*function).type_ } != ZEND_USER_FUNCTION {
+        return false;
+    }
+    let op_array = unsafe { &(*function).op_array };
+    if op_array.literals.is_null() {
+        return false;
+    }
+    let literals = unsafe { std::slice::from_raw_parts(op_array.literals.cast::<Zval>(), op_array.last_literal.max(0) as usize) };
+    literals.iter().any(|literal| literal.zend_str().is_some_and(|s| s.as_bytes() == native.as_bytes()))
+}
