@@ -23,6 +23,18 @@ const ONIG_SPACE: &[char] = &[
 /// What PCRE's `\s` under `/u` matches besides Oniguruma's.
 const PCRE_ONLY_SPACE: char = '\u{180E}';
 
+fn is_onig_space(c: char) -> bool {
+    if c.is_ascii() {
+        matches!(c, '\t'..='\r' | ' ')
+    } else {
+        ONIG_SPACE.contains(&c)
+    }
+}
+
+fn is_pcre_space(c: char) -> bool {
+    is_onig_space(c) || c == PCRE_ONLY_SPACE
+}
+
 /// The characters `mb_ereg_replace("\s+|$non_hyphens", " ", ..)` turns
 /// into spaces: Oniguruma's `\s` and those of `PUNCT` less `-|` (Yioop's
 /// `$non_hyphens`).
@@ -87,8 +99,8 @@ pub fn replace_separators(lowered: &str, separators: &Separators) -> String {
     let mut out = String::with_capacity(lowered.len());
     let mut chars = lowered.chars().peekable();
     while let Some(c) = chars.next() {
-        if ONIG_SPACE.contains(&c) {
-            while chars.next_if(|next| ONIG_SPACE.contains(next)).is_some() {}
+        if is_onig_space(c) {
+            while chars.next_if(|&next| is_onig_space(next)).is_some() {}
             out.push(' ');
         } else if separators.replaced(c) {
             out.push(' ');
@@ -165,7 +177,7 @@ pub fn hyphenate_entities(text: &str, lowered: &str, known: &mut dyn FnMut(&str)
         let mut spans = Vec::new();
         let mut start = 0;
         for (at, c) in s.char_indices().chain(std::iter::once((s.len(), ' '))) {
-            if ONIG_SPACE.contains(&c) || c == PCRE_ONLY_SPACE {
+            if is_pcre_space(c) {
                 if at > start && &s[start..at] != "0" {
                     spans.push((start, at));
                 }
