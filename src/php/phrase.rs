@@ -12,15 +12,17 @@
 //! n-word-gram look-ups ask the filter NWordGrams has cached, as the
 //! native `ngramsContains` does. Both rely on methods of other Yioop
 //! files (the en_US Tokenizer's `stem`, `NWordGrams::ngramsContains`) and
-//! run only where those are switched too (`super::switched`). Both decline (null, nothing changed) for:
-//! a text that is not a UTF-8 string, a locale that is not a non-numeric
-//! string, mbstring's internal or regex encoding not UTF-8, a `PUNCT` that
-//! is not an alternation of single characters. stemCharGramSegment also
-//! declines for Hindi and the programming languages (Yioop treats them
-//! apart), a locale whose tokenizer PhraseParser has not loaded yet or is
-//! not the en_US Tokenizer, a char-gram locale, a no-stem list with
-//! numeric words. hyphenateEntities also declines where the locale's
-//! filter is not loaded yet (Yioop's first look-up loads it).
+//! run only where those are switched too (`super::switched`).
+//!
+//! Both decline (null or false, nothing changed) for a text that is not a
+//! UTF-8 string, a locale that is empty or numeric, mbstring's internal or
+//! regex encoding not UTF-8. stemCharGramSegment also declines for a
+//! `PUNCT` that is not an alternation of single characters, Hindi and the
+//! programming languages (Yioop treats them apart), a locale whose
+//! tokenizer PhraseParser has not loaded yet or is not the en_US
+//! Tokenizer, a char-gram locale, a no-stem list with numeric words.
+//! hyphenateEntities also declines where the locale's filter is not loaded
+//! yet (Yioop's first look-up loads it).
 
 use super::convert::{bytes_zval, is_numeric};
 use super::ngrams;
@@ -72,10 +74,10 @@ extern "C" fn stem_char_gram_segment_handler(ex: &mut ExecuteData, retval: &mut 
 
 extern "C" fn hyphenate_entities_handler(ex: &mut ExecuteData, retval: &mut Zval) {
     raw::call(ex, retval, &HYPHENATE_ENTITIES, |args| {
-        let class = args.take(0).dereference();
+        // Yioop's method reads nothing of its class but NWordGrams'.
         let text = args.take(1).dereference_mut();
         let lang = args.take_optional(2).map(|z| &*z.dereference());
-        let hyphenated = lang.and_then(|lang| hyphenated(class, text, lang));
+        let hyphenated = lang.and_then(|lang| hyphenated(text, lang));
         let done = hyphenated.is_some();
         if let Some(hyphenated) = hyphenated {
             *text = bytes_zval(hyphenated.as_bytes());
@@ -148,11 +150,9 @@ fn segment(tokenizer: &mut ZendObject, replaced: &str, lang: &[u8]) -> Option<St
     String::from_utf8(segmented.zend_str()?.as_bytes().to_vec()).ok()
 }
 
-fn hyphenated(class: &Zval, text: &Zval, lang: &Zval) -> Option<String> {
+fn hyphenated(text: &Zval, lang: &Zval) -> Option<String> {
     let text = utf8(text)?;
     let lang_name = locale(lang)?;
-    class_entry(class)?;
-    separators()?;
     if !encodings_are_utf8() {
         return None;
     }
