@@ -8,6 +8,7 @@ use seekquarry\yioop\locale\en_US\resources\Tokenizer;
 
 require_once __DIR__ . '/ngrams/BloomFilterFile.php';
 require_once __DIR__ . '/phrase/stand-ins.php';
+require_once __DIR__ . '/stem/scratch.php';
 
 /** PhraseParser's statics that the native passes read. */
 class PhraseParserStandIn
@@ -59,13 +60,6 @@ class PhraseTest extends TestCase
         return \yioop_codec\phrase\stemCharGramSegment(PhraseParserStandIn::class, $text, 'en-US', $to_string);
     }
 
-    private static function scratch(): array
-    {
-        $class = new \ReflectionClass(Tokenizer::class);
-        return [$class->getStaticPropertyValue('buffer'), $class->getStaticPropertyValue('k'),
-            $class->getStaticPropertyValue('j')];
-    }
-
     public function testEveryRecordedTextGivesYioopsEntitiesTermsAndScratch(): void
     {
         $calls = self::$recorded['calls'];
@@ -78,7 +72,7 @@ class PhraseTest extends TestCase
             $hyphenated_some += substr_count($hyphenated, '-') > substr_count($text, '-');
             $this->assertSame($terms, self::terms($hyphenated), "text $n");
             $this->assertSame($joined, self::terms($text, true), "text $n");
-            $this->assertSame($scratch, self::scratch(), "text $n");
+            $this->assertSame($scratch, stemScratch(Tokenizer::class), "text $n");
         }
         $this->assertGreaterThan(40, $hyphenated_some, 'the recording hyphenates entities');
     }
@@ -133,9 +127,9 @@ class PhraseTest extends TestCase
     /** @dataProvider declinedTerms */
     public function testTermsLeaveToYioopsPhp($text, $lang, $to_string): void
     {
-        $before = self::scratch();
+        $before = stemScratch(Tokenizer::class);
         $this->assertNull(\yioop_codec\phrase\stemCharGramSegment(PhraseParserStandIn::class, $text, $lang, $to_string));
-        $this->assertSame($before, self::scratch());
+        $this->assertSame($before, stemScratch(Tokenizer::class));
     }
 
     public function testTermsLeaveAnotherTokenizerToYioopsPhp(): void

@@ -3,6 +3,8 @@ namespace YioopCodec\Tests;
 
 use PHPUnit\Framework\TestCase;
 
+require_once __DIR__ . '/stem/scratch.php';
+
 /** The static fields Yioop's en_US Tokenizer keeps, as the native stemmer reads and leaves them. */
 class StemStandIn
 {
@@ -34,13 +36,6 @@ class StemTest extends TestCase
         StemStandIn::$no_stem_list = self::$recorded['no_stem_list'];
     }
 
-    private static function scratch(): array
-    {
-        $class = new \ReflectionClass(StemStandIn::class);
-        return [$class->getStaticPropertyValue('buffer'), $class->getStaticPropertyValue('k'),
-            $class->getStaticPropertyValue('j')];
-    }
-
     public function testEveryRecordedStemAndTheScratchLeftAreYioops(): void
     {
         $calls = self::$recorded['calls'];
@@ -49,7 +44,7 @@ class StemTest extends TestCase
         foreach ($calls as [$word, $stem, $buffer, $k, $j]) {
             $word = base64_decode($word);
             $this->assertSame(base64_decode($stem), \yioop_codec\stem_en\stem(StemStandIn::class, $word), $word);
-            $this->assertSame([base64_decode($buffer), $k, $j], self::scratch(), $word);
+            $this->assertSame([base64_decode($buffer), $k, $j], stemScratch(StemStandIn::class), $word);
         }
     }
 
@@ -68,9 +63,9 @@ class StemTest extends TestCase
     public function testDeclinesWhatItLeavesToYioopsPhp(string $class, $word): void
     {
         \yioop_codec\stem_en\stem(StemStandIn::class, 'abc');
-        $before = self::scratch();
+        $before = stemScratch(StemStandIn::class);
         $this->assertNull(\yioop_codec\stem_en\stem($class, $word));
-        $this->assertSame($before, self::scratch());
+        $this->assertSame($before, stemScratch(StemStandIn::class));
     }
 
     public function testANoStemListOfOtherThanStringsDeclines(): void

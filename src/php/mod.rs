@@ -6,6 +6,7 @@
 // lists), which builds on `zval` (single zvals by their type tag).
 mod archive;
 mod bloom;
+mod classes;
 mod convert;
 mod dictionary;
 mod functions;

@@ -14,22 +14,15 @@
 //! look-up would decline.
 
 use super::bloom::{filter_contains, filter_of};
+use super::classes::{loaded, loaded_named, static_array};
 use super::convert::is_numeric;
 use super::raw::{self, Param, Signature};
-use super::shard::with_name;
 use super::zval::{bool_zval, long_of};
-use ext_php_rs::ffi::{zend_class_entry, zend_hash_index_find, zend_hash_str_find, zend_lookup_class_ex, zend_string, zval, HashTable};
+use ext_php_rs::ffi::{zend_hash_index_find, zend_hash_str_find, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ExecuteData;
-
-extern "C" {
-    fn zend_read_static_property_ex(scope: *mut zend_class_entry, name: *mut zend_string, silent: bool) -> *mut zval;
-}
-
-/// php-src's ZEND_FETCH_CLASS_NO_AUTOLOAD.
-const ZEND_FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
 
 /// The class whose static cache hyphenateEntities' look-ups read.
 pub(super) const NWORDGRAMS_CLASS: &str = "seekquarry\\yioop\\library\\NWordGrams";
@@ -68,7 +61,8 @@ fn contains(class: &Zval, phrase: &Zval, lang: &Zval, prefix: Option<&Zval>) -> 
             None => Key::Str(non_numeric(p.zend_str()?.as_bytes())?.to_vec()),
         },
     };
-    Filter::cached(static_cache(class)?, lang.zend_str()?.as_bytes(), &prefix)?.contains(phrase)
+    let cache = static_array(loaded(class)?, "ngrams")?;
+    Filter::cached(cache, lang.zend_str()?.as_bytes(), &prefix)?.contains(phrase)
 }
 
 /// A filter Yioop has loaded into the cache, and asked natively.
@@ -85,14 +79,14 @@ impl Filter {
 
     /// What `NWordGrams::ngramsContains($phrase, $lang, "all")` asks.
     pub(super) fn all_grams(lang: &[u8]) -> Option<Filter> {
-        let scope = with_name(NWORDGRAMS_CLASS, |name| unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) });
-        Filter::cached(static_cache_of(scope)?, lang, &Key::Str(b"all".to_vec()))
+        let cache = static_array(loaded_named(NWORDGRAMS_CLASS)?, "ngrams")?;
+        Filter::cached(cache, lang, &Key::Str(b"all".to_vec()))
     }
 
     /// Whether the filter holds the lower-cased phrase; None for a phrase
     /// that is not ASCII (mb_strtolower's Unicode case mapping is left to
     /// PHP) and wherever the filter's own look-up declines.
-    pub(super) fn contains(&mut self, phrase: &[u8]) -> Option<bool> {
+    fn contains(&mut self, phrase: &[u8]) -> Option<bool> {
         if !phrase.is_ascii() {
             return None;
         }
@@ -116,21 +110,6 @@ fn locale(lang: &[u8]) -> Option<Vec<u8>> {
 
 fn non_numeric(s: &[u8]) -> Option<&[u8]> {
     (!is_numeric(s) && !s.iter().any(u8::is_ascii_digit)).then_some(s)
-}
-
-/// `static::$ngrams` of the class called on, if an array.
-fn static_cache(class: &Zval) -> Option<&'static HashTable> {
-    let name = std::ptr::from_ref(class.zend_str()?).cast_mut().cast::<zend_string>();
-    static_cache_of(unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) })
-}
-
-/// `$ngrams` of a loaded class (None for null: not loaded), if an array.
-fn static_cache_of(scope: *mut zend_class_entry) -> Option<&'static HashTable> {
-    if scope.is_null() {
-        return None;
-    }
-    let cache = with_name("ngrams", |name| unsafe { zend_read_static_property_ex(scope, name, true) });
-    unsafe { cache.cast::<Zval>().as_ref() }?.dereference().array()
 }
 
 /// The slot of `key` in `table` (PHP's own, valid for the call).

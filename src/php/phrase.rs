@@ -24,28 +24,21 @@
 //! hyphenateEntities also declines where the locale's filter is not loaded
 //! yet (Yioop's first look-up loads it).
 
+use super::classes::{loaded, static_array, static_property};
 use super::convert::{bytes_zval, is_numeric};
 use super::ngrams;
 use super::packed::list_of;
 use super::raw::{self, call_function, constant, Param, Signature};
-use super::shard::with_name;
 use super::stem_en::Stemmer;
 use super::zval::{array_zval, bool_zval};
 use super::switched::calls_native;
 use crate::phrase::{hyphenate_entities, lower_case, replace_separators, split_terms, trims_to_nothing, Separators};
-use ext_php_rs::ffi::{zend_class_entry, zend_hash_str_find, zend_lookup_class_ex, zend_string, zval, HashTable};
+use ext_php_rs::ffi::{zend_class_entry, zend_hash_str_find, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendObject, Zval};
 use ext_php_rs::zend::ExecuteData;
 use std::cell::RefCell;
-
-extern "C" {
-    fn zend_read_static_property_ex(scope: *mut zend_class_entry, name: *mut zend_string, silent: bool) -> *mut zval;
-}
-
-/// php-src's ZEND_FETCH_CLASS_NO_AUTOLOAD.
-const ZEND_FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
 
 /// The only tokenizer whose stemmer is native.
 const EN_TOKENIZER: &str = "seekquarry\\yioop\\locale\\en_US\\resources\\Tokenizer";
@@ -97,7 +90,7 @@ fn stem_char_gram_segment(class: &Zval, text: &Zval, lang: &Zval, to_string: Opt
         Some(z) if z.is_null() => false,
         Some(z) => z.bool().or_else(|| z.long().map(|i| i != 0))?,
     };
-    let parser = class_entry(class)?;
+    let parser = loaded(class)?;
     if static_array(parser, "programming_language_map").is_none_or(|map| has_key(map, lang)) {
         return None;
     }
@@ -224,22 +217,8 @@ fn char_grams(lang: &[u8]) -> Option<bool> {
     if !call_function("class_exists", &mut [bytes_zval(&name)])?.bool()? {
         return Some(false);
     }
-    let class = class_entry(&bytes_zval(&name))?;
-    let length = with_name("char_gram_len", |n| unsafe { zend_read_static_property_ex(class, n, true) });
-    Some(unsafe { length.cast::<Zval>().as_ref() }.is_some_and(|z| !z.dereference().is_null()))
-}
-
-/// The loaded class named by `class` (no autoloading).
-fn class_entry(class: &Zval) -> Option<*mut zend_class_entry> {
-    let name = std::ptr::from_ref(class.zend_str()?).cast_mut().cast::<zend_string>();
-    let found = unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) };
-    (!found.is_null()).then_some(found)
-}
-
-/// The class's static `$name`, if an array.
-fn static_array(scope: *mut zend_class_entry, name: &'static str) -> Option<&'static HashTable> {
-    let value = with_name(name, |n| unsafe { zend_read_static_property_ex(scope, n, true) });
-    unsafe { value.cast::<Zval>().as_ref() }?.dereference().array()
+    let class = loaded(&bytes_zval(&name))?;
+    Some(static_property(class, "char_gram_len").is_some_and(|length| !length.is_null()))
 }
 
 fn has_key(table: &HashTable, key: &[u8]) -> bool {

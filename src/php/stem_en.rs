@@ -8,6 +8,7 @@
 //! number), a no-stem list that is not an array of strings, and a class it
 //! cannot find.
 
+use super::classes::{loaded, loaded_named, static_array, static_property};
 use super::convert::{bytes_zval, is_numeric};
 use super::raw::{self, Param, Signature};
 use super::shard::with_name;
@@ -20,13 +21,8 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ExecuteData;
 
 extern "C" {
-    fn zend_read_static_property_ex(scope: *mut zend_class_entry, name: *mut zend_string, silent: bool) -> *mut zval;
-    fn zend_lookup_class_ex(name: *mut zend_string, key: *mut zend_string, flags: u32) -> *mut zend_class_entry;
     fn zend_update_static_property_ex(scope: *mut zend_class_entry, name: *mut zend_string, value: *mut zval) -> i32;
 }
-
-/// php-src's ZEND_FETCH_CLASS_NO_AUTOLOAD.
-const ZEND_FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
 
 static STEM: Signature = Signature {
     name: "yioop_codec\\stem_en\\stem",
@@ -47,7 +43,7 @@ fn stem_word(class: &Zval, word: &Zval) -> Option<Zval> {
     if is_numeric(word) {
         return None;
     }
-    let mut stemmer = Stemmer::of(class_entry(class)?)?;
+    let mut stemmer = Stemmer::of(loaded(class)?)?;
     let stemmed = stemmer.stem(word);
     stemmer.leave_state();
     Some(bytes_zval(&stemmed))
@@ -67,7 +63,7 @@ impl Stemmer<'_> {
     /// an array of strings.
     fn of(scope: *mut zend_class_entry) -> Option<Self> {
         let no_stem = no_stem_list(scope)?;
-        if !["buffer", "k", "j"].iter().all(|name| has_static(scope, name)) {
+        if !["buffer", "k", "j"].iter().all(|name| static_property(scope, name).is_some()) {
             return None; // writing would throw where Yioop's PHP errors itself
         }
         Some(Stemmer { scope, no_stem, last: None })
@@ -77,8 +73,7 @@ impl Stemmer<'_> {
     /// no-stem word is numeric, so that in_array's loose comparison is
     /// byte equality for numeric words too.
     pub(super) fn of_class(name: &'static str) -> Option<Self> {
-        let scope = with_name(name, |name| unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) });
-        let stemmer = Stemmer::of((!scope.is_null()).then_some(scope)?)?;
+        let stemmer = Stemmer::of(loaded_named(name)?)?;
         (!stemmer.no_stem.any(is_numeric)).then_some(stemmer)
     }
 
@@ -100,17 +95,9 @@ impl Stemmer<'_> {
     }
 }
 
-/// The loaded class named `class` (no autoloading: the caller's own).
-fn class_entry(class: &Zval) -> Option<*mut zend_class_entry> {
-    let name = std::ptr::from_ref(class.zend_str()?).cast_mut().cast::<zend_string>();
-    let found = unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) };
-    (!found.is_null()).then_some(found)
-}
-
 /// The class's `$no_stem_list`, if an array of strings (borrowed for the call).
 fn no_stem_list<'a>(scope: *mut zend_class_entry) -> Option<NoStem<'a>> {
-    let list = with_name("no_stem_list", |name| unsafe { zend_read_static_property_ex(scope, name, true) });
-    let list = unsafe { list.cast::<Zval>().as_ref() }?.dereference().array()?;
+    let list = static_array(scope, "no_stem_list")?;
     let count = list.len() as u64;
     // A list with keys 0..n: looked up by index, nothing copied (the
     // common case, and half the call's cost when collected).
@@ -149,11 +136,6 @@ impl NoStem<'_> {
             NoStem::Listed(words) => words.iter().any(|listed| test(listed)),
         }
     }
-}
-
-/// Whether the class declares static `$name` (read silently).
-fn has_static(scope: *mut zend_class_entry, name: &'static str) -> bool {
-    !with_name(name, |name| unsafe { zend_read_static_property_ex(scope, name, true) }).is_null()
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {

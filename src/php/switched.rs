@@ -4,19 +4,17 @@
 //! whose compiled literals name that function is Yioop's method, switched;
 //! one edited or replaced (a subclass, a stand-in) does not name it.
 
-use super::shard::with_name;
-use ext_php_rs::ffi::{zend_class_entry, zend_function, zend_hash_str_find, zend_lookup_class_ex};
+use super::classes::loaded_named;
+use ext_php_rs::ffi::{zend_class_entry, zend_function, zend_hash_str_find};
 use ext_php_rs::types::Zval;
 
-/// php-src's ZEND_FETCH_CLASS_NO_AUTOLOAD and ZEND_USER_FUNCTION.
-const ZEND_FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
+/// php-src's ZEND_USER_FUNCTION.
 const ZEND_USER_FUNCTION: u8 = 2;
 
 /// Whether loaded class `class`'s method `method` (lower case) calls the
 /// native function `native` (lower case, without the leading `\`).
 pub(super) fn calls_native(class: &'static str, method: &str, native: &str) -> bool {
-    let scope = with_name(class, |name| unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) });
-    !scope.is_null() && method_calls(scope, method, native)
+    loaded_named(class).is_some_and(|scope| method_calls(scope, method, native))
 }
 
 fn method_calls(scope: *mut zend_class_entry, method: &str, native: &str) -> bool {
