@@ -356,6 +356,35 @@ namespace yioop_codec\stem_en {
     function stem(mixed $class, mixed $word): ?string {}
 }
 
+namespace yioop_codec\triplets_en {
+    /**
+     * The English Tokenizer's static extractTripletsPhrases($sentences),
+     * called on $class (static::class): for each sentence (key) of at
+     * least PHRASE_THRESHOLD words, compressed, tagged and parsed as
+     * Yioop does, its subject-predicate-object questions (stemmed) =>
+     * the sentence's positions (QUESTION_LIST) and => their answers
+     * (QUESTION_ANSWER_LIST). Reads LOCALE_DIR's lexicon (once a process),
+     * the class's part-of-speech lists and $question_token, and leaves the
+     * stemmer's scratch as Yioop's PHP leaves it. Null ("declines",
+     * nothing changed) for a class other than the en_US Tokenizer or with
+     * stem not switched, a list that is not an array, a missing or unusual
+     * lexicon, a threshold that is not a number, a question token that is
+     * not one ASCII word, part-of-speech lists with numeric or non-string
+     * entries, numeric no-stem words, a kept sentence that is not UTF-8 or
+     * nests too deeply, mbstring encodings other than UTF-8, and a C locale
+     * whose letters or spaces are not ASCII's.
+     */
+    function extractTripletsPhrases(mixed $class, mixed $word_and_phrase_list): ?array {}
+
+    /**
+     * The English Tokenizer's static tagTokenizePartOfSpeech($text),
+     * called on $class: the text's words, each ["token" => .., "tag" =>
+     * ..] as Yioop tags it. Null for a text that is not a string and as
+     * extractTripletsPhrases declines for the class, lexicon and locale.
+     */
+    function tagTokenizePartOfSpeech(mixed $class, mixed $text): ?array {}
+}
+
 namespace yioop_codec\ngrams {
     /**
      * NWordGrams' static ngramsContains($phrase, $lang, $filter_prefix),

@@ -31,6 +31,7 @@ pub mod shard;
 pub mod phrase;
 pub mod snippets;
 pub mod stem_en;
+pub mod triplets_en;
 pub mod queue_weight;
 
 #[cfg(feature = "php")]

@@ -53,12 +53,15 @@ final class SwitchTable
      *   'methods' => method => [token hash of Yioop's declaration
      *       (Tokens::hash, from its first modifier to its closing brace),
      *       guard form (a key of Guards::FORMS), conditions of this
-     *       method's guard, after the class's],
+     *       method's guard, after the class's; and optionally 'native'
+     *       (this method's own namespace of native functions) and
+     *       'reads' (more methods its native code reproduces, as below)],
      *   'reads' => method => token hash, for the class's other methods
      *       that the switched ones call (directly or not) and the native
      *       code therefore reproduces; optional,
      * ]. A method whose hash differs stays on Yioop's PHP, and so does
-     * every method of a class whose 'reads' are not all Yioop's.
+     * every method of a class whose 'reads' are not all Yioop's (and a
+     * method whose own 'reads' are not).
      */
     public const CLASSES = [
         'IndexShard' => [
@@ -196,6 +199,36 @@ final class SwitchTable
             ],
             'methods' => [
                 'stem' => ['419ac8db60ea706b', 'declines_static'],
+                // Part-of-speech tagging and the question-answer triplets
+                // of every sentence the queue server indexes (bench/crawl).
+                // The triplets' questions are stemmed: their native code
+                // checks at run time that stem is switched too.
+                'tagTokenizePartOfSpeech' => ['d794d0c0247b7fbd',
+                    'declines_static', 'native' => 'yioop_codec\\triplets_en'],
+                'extractTripletsPhrases' => ['551d5067e442b962',
+                    'declines_static', 'native' => 'yioop_codec\\triplets_en',
+                    'reads' => [
+                        'compressSentence' => '23ad23ada7345666',
+                        'tagTokenizePartOfSpeech' => 'd794d0c0247b7fbd',
+                        'parseTypeList' => '7a4f32979ff75803',
+                        'parseAdjective' => 'cc4385fb41cd60a0',
+                        'parseDeterminer' => 'a7c7d1655793383e',
+                        'parseNoun' => '3549d204f3f754d6',
+                        'parseVerb' => '6eee1dfb88293a57',
+                        'parsePrepositionalPhrases' => '0dbfb05891e6aaa7',
+                        'parseNounPhrase' => '1e64c71aca18dcff',
+                        'parseVerbPhrase' => '50f102c129c60f86',
+                        'parseWholePhrase' => '565de84988745bfd',
+                        'parseAuxClause' => 'e594abdd69efef4c',
+                        'extractTripletsParseTree' => '240096f1aea26f8c',
+                        'extractDeepestSpeechPartPhrase' => 'b06d9969bf1d58b5',
+                        'extractObjectParseTree' => '461f5b52747bce2c',
+                        'extractPredicateParseTree' => '286d8eb144e995c8',
+                        'extractSubjectParseTree' => 'e798415b4b8cb090',
+                        'rearrangeTripletsByType' => '4548b9f718411a27',
+                        'extractTripletByType' => '3859222b85ec354a',
+                        'stemPhrase' => '5079c932eabe3771',
+                    ]],
             ],
         ],
         // PhraseParser's look-ups of the n-word-gram filters it has loaded.
@@ -262,13 +295,16 @@ final class SwitchTable
         $files = [];
         foreach (self::CLASSES as $class => $entry) {
             foreach ($entry['methods'] as $method => $row) {
+                $class_reads = $reads === null ? $entry['reads'] ?? []
+                    : $reads[$class] ?? [];
                 $files[$entry['file']][] = new SwitchedMethod($entry['file'],
                     $entry['namespace'], $class, $method,
                     $hashes["$class::$method"] ?? $hashes[$method] ?? $row[0],
-                    $row[1], $entry['native'] . '\\' . $method,
-                    array_merge($entry['when'], array_slice($row, 2)),
-                    self::reads($class, $reads === null ? $entry['reads'] ?? []
-                    : $reads[$class] ?? [], $hashes));
+                    $row[1], ($row['native'] ?? $entry['native']) . '\\'
+                    . $method, array_merge($entry['when'],
+                    array_values(array_filter(array_slice($row, 2), 'is_int',
+                    ARRAY_FILTER_USE_KEY))), self::reads($class,
+                    array_merge($class_reads, $row['reads'] ?? []), $hashes));
             }
         }
         return $files;

@@ -75,6 +75,12 @@ pub fn is_numeric(s: &[u8]) -> bool {
     numeric_prefix(trimmed).is_some() && numeric_len(trimmed) == trimmed.len()
 }
 
+/// The number a numeric string (`is_numeric`) stands for, as PHP's
+/// comparisons read it.
+pub fn numeric_value(s: &[u8]) -> Option<Num> {
+    is_numeric(s).then(|| numeric_prefix(s.trim_ascii_end())).flatten()
+}
+
 /// Whether PHP's string access `$s[$offset]` takes this string as the
 /// offset: an integer that fits an int, with leading whitespace and
 /// trailing data allowed ("12abc" reads as 12, with a warning). "1.5",

@@ -26,6 +26,7 @@ mod shard_save;
 mod snippets;
 mod stem_en;
 mod switched;
+mod triplets_en;
 mod weak_table;
 mod zval;
 
@@ -96,6 +97,6 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .info_function(info::module_info);
     let module = shard_save::register(shard_build::register(shard::register(functions::register(module))));
     let module = dictionary::register_functions(archive::register(module));
-    let module = phrase::register(module);
+    let module = triplets_en::register(phrase::register(module));
     snippets::register(ngrams::register(stem_en::register(bloom::register(module))))
 }

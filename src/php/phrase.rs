@@ -41,7 +41,7 @@ use ext_php_rs::zend::ExecuteData;
 use std::cell::RefCell;
 
 /// The only tokenizer whose stemmer is native.
-const EN_TOKENIZER: &str = "seekquarry\\yioop\\locale\\en_US\\resources\\Tokenizer";
+pub(super) const EN_TOKENIZER: &str = "seekquarry\\yioop\\locale\\en_US\\resources\\Tokenizer";
 const PUNCT: &str = "seekquarry\\yioop\\configs\\PUNCT";
 const NS_LOCALE: &str = "seekquarry\\yioop\\configs\\NS_LOCALE";
 
@@ -175,7 +175,7 @@ fn mb_strtolower(text: &str) -> Option<String> {
     String::from_utf8(lowered.zend_str()?.as_bytes().to_vec()).ok()
 }
 
-fn encodings_are_utf8() -> bool {
+pub(super) fn encodings_are_utf8() -> bool {
     ["mb_internal_encoding", "mb_regex_encoding"].iter().all(|name| {
         call_function(name, &mut []).is_some_and(|encoding| encoding.zend_str().is_some_and(|s| s.as_bytes() == b"UTF-8"))
     })

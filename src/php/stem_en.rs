@@ -13,7 +13,8 @@ use super::convert::{bytes_zval, is_numeric};
 use super::raw::{self, Param, Signature};
 use super::shard::with_name;
 use super::zval::long_zval;
-use crate::stem_en::{stem, State};
+use crate::stem_en::{stem, Stemmed};
+use rustc_hash::FxHashMap;
 use ext_php_rs::ffi::{zend_class_entry, zend_hash_index_find, zend_string, zval, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
@@ -55,7 +56,11 @@ fn stem_word(class: &Zval, word: &Zval) -> Option<Zval> {
 pub(super) struct Stemmer<'a> {
     scope: *mut zend_class_entry,
     no_stem: NoStem<'a>,
-    last: Option<State>,
+    /// Each word stemmed so far (a page repeats its words), by first use.
+    stems: Vec<Stemmed>,
+    index: FxHashMap<Vec<u8>, usize>,
+    /// The last stem that left a scratch.
+    last: Option<usize>,
 }
 
 impl Stemmer<'_> {
@@ -66,7 +71,7 @@ impl Stemmer<'_> {
         if !["buffer", "k", "j"].iter().all(|name| static_property(scope, name).is_some()) {
             return None; // writing would throw where Yioop's PHP errors itself
         }
-        Some(Stemmer { scope, no_stem, last: None })
+        Some(Stemmer { scope, no_stem, stems: Vec::new(), index: FxHashMap::default(), last: None })
     }
 
     /// The loaded class `name`, for words of any kind: declines unless no
@@ -78,16 +83,24 @@ impl Stemmer<'_> {
     }
 
     pub(super) fn stem(&mut self, word: &[u8]) -> Vec<u8> {
-        let stemmed = stem(word, &|w| self.no_stem.any(|listed| listed == w));
-        if stemmed.state.is_some() {
-            self.last = stemmed.state;
+        let at = match self.index.get(word) {
+            Some(&at) => at,
+            None => {
+                let stemmed = stem(word, &|w| self.no_stem.any(|listed| listed == w));
+                self.stems.push(stemmed);
+                self.index.insert(word.to_vec(), self.stems.len() - 1);
+                self.stems.len() - 1
+            }
+        };
+        if self.stems[at].state.is_some() {
+            self.last = Some(at);
         }
-        stemmed.stem
+        self.stems[at].stem.clone()
     }
 
     /// `self::$buffer`, `self::$k` and `self::$j` as Yioop's stem leaves them.
     pub(super) fn leave_state(self) {
-        let Some(state) = self.last else { return };
+        let Some(state) = self.last.and_then(|at| self.stems[at].state.as_ref()) else { return };
         let fields = [("buffer", bytes_zval(&state.buffer)), ("k", long_zval(state.k)), ("j", long_zval(state.j))];
         for (name, mut value) in fields {
             with_name(name, |name| unsafe { zend_update_static_property_ex(self.scope, name, std::ptr::from_mut(&mut value).cast()) });

@@ -1,8 +1,9 @@
 <?php
 /**
  * Yioop's classes that the native PhraseParser passes read, under their
- * names, for tests/PhraseTest.php: the en_US Tokenizer (its no-stem list,
- * its stemmer's scratch, its segment() that gives its input back) and
+ * names, for tests/PhraseTest.php and tests/TripletsTest.php: the en_US
+ * Tokenizer (its no-stem list, its stemmer's scratch, its segment() that
+ * gives its input back, the statics its triplets read) and
  * NWordGrams (its filter cache). Their stem and ngramsContains hand the
  * call to the native functions, as the integration tool's guards do: the
  * native passes check that they do.
@@ -12,6 +13,15 @@ namespace seekquarry\yioop\locale\en_US\resources {
         class Tokenizer
         {
             public static $no_stem_list = [];
+            // The part-of-speech lists and question token the native
+            // triplets read (tests/TripletsTest.php sets Yioop's).
+            public static $adjective_type;
+            public static $adverb_type;
+            public static $conjunction_type;
+            public static $determiner_type;
+            public static $noun_type;
+            public static $verb_type;
+            public static $question_token;
             private static $buffer;
             private static $k;
             private static $j;

@@ -1,0 +1,248 @@
+//! The English Tokenizer's part-of-speech tagging and question-answer
+//! triplets (core: `crate::triplets_en`), called by the switched static
+//! methods with the class they were called on (`static::class`):
+//! - `yioop_codec\triplets_en\extractTripletsPhrases($class, $sentences)`:
+//!   QUESTION_LIST and QUESTION_ANSWER_LIST of a page's sentences;
+//! - `yioop_codec\triplets_en\tagTokenizePartOfSpeech($class, $text)`:
+//!   the words of a text with their tags.
+//!
+//! Read at each call: the lexicon (`LOCALE_DIR`'s, read once a process, as
+//! Yioop's function-static dictionary is), `PHRASE_THRESHOLD`, the class's
+//! part-of-speech lists and `$question_token`. Questions are stemmed by the
+//! native en_US stemmer, so extractTripletsPhrases runs only where the
+//! class's `stem` is switched too (`super::switched`), and leaves the
+//! stemmer's scratch as Yioop's would.
+//!
+//! Both decline (null) for a class other than the en_US Tokenizer, a
+//! lexicon missing or not in the form Yioop's regex reads line by line,
+//! mbstring encodings other than UTF-8, and a C library locale whose
+//! letters, digits or spaces are not ASCII's (PHP builds PCRE's tables and
+//! `str_word_count` from it). extractTripletsPhrases also declines for a
+//! list that is not an array, a threshold that is not a number, a
+//! question token that is not a word of ASCII letters and digits,
+//! part-of-speech lists that are not lists of non-numeric strings, a kept
+//! sentence that is not UTF-8 or nests too deeply, and numeric no-stem words.
+
+use super::classes::{loaded, static_array, static_property};
+use super::convert::{bytes_zval, is_numeric, numeric_value};
+use super::keys::{entries, Key};
+use super::packed::list_of;
+use super::phrase::{encodings_are_utf8, EN_TOKENIZER};
+use super::raw::{self, call_function, constant, Param, Signature};
+use super::stem_en::Stemmer;
+use super::switched::calls_native;
+use super::zval::array_zval;
+use crate::phpnum::Num;
+use crate::triplets_en::{extract_triplets_phrases, tag, Extracted, Grammar, Lexicon, Settings};
+use ext_php_rs::ffi::zend_class_entry;
+use ext_php_rs::flags::DataType;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendHashTable, Zval};
+use ext_php_rs::zend::ExecuteData;
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::os::raw::c_int;
+use std::rc::Rc;
+
+const LOCALE_DIR: &str = "seekquarry\\yioop\\configs\\LOCALE_DIR";
+const PHRASE_THRESHOLD: &str = "seekquarry\\yioop\\configs\\PHRASE_THRESHOLD";
+
+static EXTRACT_TRIPLETS_PHRASES: Signature = Signature {
+    name: "yioop_codec\\triplets_en\\extractTripletsPhrases",
+    params: &[Param::Value("class"), Param::Value("word_and_phrase_list")],
+    returns: DataType::Mixed,
+};
+
+static TAG_TOKENIZE_PART_OF_SPEECH: Signature = Signature {
+    name: "yioop_codec\\triplets_en\\tagTokenizePartOfSpeech",
+    params: &[Param::Value("class"), Param::Value("text")],
+    returns: DataType::Mixed,
+};
+
+extern "C" fn extract_triplets_phrases_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &EXTRACT_TRIPLETS_PHRASES, |args| {
+        let [class, sentences] = args.values::<2>();
+        Ok(triplets(class, sentences.dereference()).unwrap_or_default())
+    });
+}
+
+extern "C" fn tag_tokenize_part_of_speech_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &TAG_TOKENIZE_PART_OF_SPEECH, |args| {
+        let [class, text] = args.values::<2>();
+        Ok(tagged(class, text.dereference()).unwrap_or_default())
+    });
+}
+
+fn tagged(class: &Zval, text: &Zval) -> Option<Zval> {
+    let text = text.zend_str()?.as_bytes();
+    let lexicon = english(class)?;
+    let words = tag(text, &lexicon);
+    Some(array_zval(list_of(words.len(), |i| {
+        let mut pair = ZendHashTable::with_capacity(2);
+        let _ = pair.insert("token", bytes_zval(words[i].token.as_bytes()));
+        let _ = pair.insert("tag", bytes_zval(words[i].tag.as_bytes()));
+        array_zval(pair)
+    })))
+}
+
+fn triplets(class: &Zval, sentences: &Zval) -> Option<Zval> {
+    let sentences = entries(sentences.array()?);
+    let lexicon = english(class)?;
+    let scope = loaded(class)?;
+    let grammar = grammar(scope)?;
+    let question_token = question_token(scope)?;
+    let threshold = threshold()?;
+    if !calls_native(EN_TOKENIZER, "stem", "yioop_codec\\stem_en\\stem") {
+        return None;
+    }
+    let mut stemmer = Stemmer::of_class(EN_TOKENIZER)?;
+    let texts: Vec<Vec<u8>> = sentences.iter().map(|(key, _)| key.with_bytes(<[u8]>::to_vec)).collect();
+    let texts: Vec<&[u8]> = texts.iter().map(Vec::as_slice).collect();
+    let settings = Settings { threshold, question_token: &question_token, grammar: &grammar, lexicon: &lexicon };
+    let mut stem = |word: &str| String::from_utf8_lossy(&stemmer.stem(word.as_bytes())).into_owned();
+    let extracted = extract_triplets_phrases(&texts, &settings, &mut stem).ok()?;
+    stemmer.leave_state();
+    Some(result_zval(&extracted, &sentences))
+}
+
+/// `["QUESTION_LIST" => question => the sentence's positions,
+/// "QUESTION_ANSWER_LIST" => question => answer]`; questions hold the
+/// question token, so no key is integer-like.
+fn result_zval(extracted: &Extracted, sentences: &[(Key, &Zval)]) -> Zval {
+    let mut questions = ZendHashTable::with_capacity(extracted.questions.entries().len() as u32);
+    for (question, sentence) in extracted.questions.entries() {
+        let _ = questions.insert(question.as_str(), sentences[*sentence].1.dereference().shallow_clone());
+    }
+    let mut answers = ZendHashTable::with_capacity(extracted.answers.entries().len() as u32);
+    for (question, answer) in extracted.answers.entries() {
+        let _ = answers.insert(question.as_str(), bytes_zval(answer.as_bytes()));
+    }
+    let mut out = ZendHashTable::with_capacity(2);
+    let _ = out.insert("QUESTION_LIST", array_zval(questions));
+    let _ = out.insert("QUESTION_ANSWER_LIST", array_zval(answers));
+    array_zval(out)
+}
+
+/// The lexicon, where `class` is the en_US Tokenizer and PHP's text
+/// handling is what the core assumes.
+fn english(class: &Zval) -> Option<Rc<Lexicon>> {
+    if class.zend_str()?.as_bytes() != EN_TOKENIZER.as_bytes() || !encodings_are_utf8() || !ctype_is_ascii() {
+        return None;
+    }
+    lexicon()
+}
+
+extern "C" {
+    fn isalpha(c: c_int) -> c_int;
+    fn isalnum(c: c_int) -> c_int;
+    fn isspace(c: c_int) -> c_int;
+    fn tolower(c: c_int) -> c_int;
+    fn toupper(c: c_int) -> c_int;
+    fn setlocale(category: c_int, locale: *const std::os::raw::c_char) -> *mut std::os::raw::c_char;
+}
+
+/// glibc's LC_CTYPE.
+const LC_CTYPE: c_int = 0;
+
+thread_local! {
+    /// The last LC_CTYPE locale checked, and whether it is ASCII's.
+    static CTYPE_CHECKED: RefCell<Option<(Vec<u8>, bool)>> = const { RefCell::new(None) };
+}
+
+/// Whether the C library's locale classifies bytes as the C locale does,
+/// as far as Yioop's regexes and `str_word_count` can tell; checked once
+/// per locale name.
+fn ctype_is_ascii() -> bool {
+    let name = unsafe { setlocale(LC_CTYPE, std::ptr::null()) };
+    if name.is_null() {
+        return false;
+    }
+    let name = unsafe { std::ffi::CStr::from_ptr(name) }.to_bytes();
+    CTYPE_CHECKED.with_borrow_mut(|checked| match checked {
+        Some((checked_name, ascii)) if checked_name.as_slice() == name => *ascii,
+        _ => {
+            let ascii = classes_are_ascii();
+            *checked = Some((name.to_vec(), ascii));
+            ascii
+        }
+    })
+}
+
+fn classes_are_ascii() -> bool {
+    (0..=255u8).all(|b| {
+        let c = c_int::from(b);
+        let same = |class: unsafe extern "C" fn(c_int) -> c_int, ascii: bool| (unsafe { class(c) } != 0) == ascii;
+        same(isalpha, b.is_ascii_alphabetic())
+            && same(isalnum, b.is_ascii_alphanumeric())
+            && same(isspace, matches!(b, b'\t'..=b'\r' | b' '))
+            && unsafe { tolower(c) } == c_int::from(b.to_ascii_lowercase())
+            && unsafe { toupper(c) } == c_int::from(b.to_ascii_uppercase())
+    })
+}
+
+thread_local! {
+    /// Lexicons read, by path: None for a file not in a form read here.
+    static LEXICONS: RefCell<FxHashMap<Vec<u8>, Option<Rc<Lexicon>>>> = RefCell::default();
+}
+
+/// `LOCALE_DIR`'s en_US lexicon, read (through PHP's `gzdecode`) once a
+/// process; a missing file is looked for again, as Yioop does.
+fn lexicon() -> Option<Rc<Lexicon>> {
+    let mut path = constant(LOCALE_DIR)?.zend_str()?.as_bytes().to_vec();
+    path.extend_from_slice(b"/en_US/resources/lexicon.txt.gz");
+    if let Some(read) = LEXICONS.with_borrow(|read| read.get(&path).cloned()) {
+        return read;
+    }
+    let file = std::str::from_utf8(&path).ok()?;
+    let compressed = std::fs::read(file).ok()?;
+    let text = call_function("gzdecode", &mut [bytes_zval(&compressed)])?;
+    let lexicon = Lexicon::parse(text.zend_str()?.as_bytes()).map(Rc::new);
+    LEXICONS.with_borrow_mut(|read| read.insert(path, lexicon.clone()));
+    lexicon
+}
+
+/// The class's static `$name`: a list of non-numeric strings.
+fn type_list(scope: *mut zend_class_entry, name: &'static str) -> Option<Vec<String>> {
+    let values = static_array(scope, name)?.values().map(|v| {
+        let s = v.dereference().zend_str()?.as_bytes();
+        (!is_numeric(s)).then(|| String::from_utf8(s.to_vec()).ok()).flatten()
+    });
+    values.collect()
+}
+
+fn grammar(scope: *mut zend_class_entry) -> Option<Grammar> {
+    Some(Grammar {
+        adjective: type_list(scope, "adjective_type")?,
+        adverb: type_list(scope, "adverb_type")?,
+        conjunction: type_list(scope, "conjunction_type")?,
+        determiner: type_list(scope, "determiner_type")?,
+        noun: type_list(scope, "noun_type")?,
+        verb: type_list(scope, "verb_type")?,
+    })
+}
+
+fn question_token(scope: *mut zend_class_entry) -> Option<String> {
+    let token = static_property(scope, "question_token")?.zend_str()?.as_bytes();
+    let word = !token.is_empty() && token.iter().all(u8::is_ascii_alphanumeric) && !is_numeric(token);
+    word.then(|| String::from_utf8_lossy(token).into_owned())
+}
+
+/// `PHRASE_THRESHOLD` as `str_word_count(..) >= PHRASE_THRESHOLD` compares
+/// with it: an int, a float or a numeric string (the installer writes
+/// strings).
+fn threshold() -> Option<f64> {
+    let value = constant(PHRASE_THRESHOLD)?;
+    if let Some(i) = value.long() {
+        return Some(i as f64);
+    }
+    if let Some(d) = value.double() {
+        return Some(d);
+    }
+    numeric_value(value.zend_str()?.as_bytes()).map(Num::as_f64)
+}
+
+pub fn register(module: ModuleBuilder) -> ModuleBuilder {
+    module
+        .function(EXTRACT_TRIPLETS_PHRASES.function(extract_triplets_phrases_handler))
+        .function(TAG_TOKENIZE_PART_OF_SPEECH.function(tag_tokenize_part_of_speech_handler))
+}
