@@ -26,33 +26,14 @@ namespace seekquarry\yioop\configs;
 $pages = (int)($argv[4] ?? 120);
 $compare = in_array("--compare", $argv, true);
 require dirname(__DIR__, 2) . "/bench/e2e/yioop-boot.php";
+require __DIR__ . "/crawl-texts.php";
 $work = sys_get_temp_dir() . "/record-phrase-" . getmypid();
 mkdir($work);
 bootYioop("$yioop/src", $work);
 
-use seekquarry\yioop\library\CrawlConstants as K;
 use seekquarry\yioop\library\PhraseParser;
-use seekquarry\yioop\library\UrlParser;
-use seekquarry\yioop\library\WebArchive;
-use seekquarry\yioop\library\compressors\GzipCompressor;
 
-$texts = [];
-$web = new WebArchive($archive, new GzipCompressor(), true);
-while (count($texts) < $pages) {
-    $objects = $web->nextObjects(50);
-    if (empty($objects)) {
-        break;
-    }
-    foreach ($objects as [$at, $site]) {
-        if (!is_array($site) || empty($site[K::DESCRIPTION]) || count($texts) >= $pages) {
-            continue;
-        }
-        $url = $site[K::URL] ?? "";
-        $text = UrlParser::getWordsInHostUrl($url) . " .. " . ($site[K::TITLE] ?? "")
-            . " ..  " . UrlParser::getWordsLastPathPartUrl($url) . " .. " . $site[K::DESCRIPTION];
-        $texts[] = [$text, $site[K::LANG] ?? "en-US"];
-    }
-}
+$texts = crawlTexts($archive, $pages);
 $odd = ["", "0", " 0 ", "a 0 b", "\0", "\0abc\0 def", "\u{180E}\0abc", "x\u{180E}y", "New York City",
     "United States of America", "state-of-the-art well-known e-mail", "snake_case_word", "IBM's A.B.C. x&y",
     "Ünïcödé ÀÉÎ straße İstanbul ΣΟΦΊΑ Ωμέγα", "１２３ ＡＢＣ", "2019 3.14 1e3 0x1A 007",

@@ -3,7 +3,7 @@
  * Records what Yioop's own en_US Tokenizer gives for the passes that
  * src/triplets_en makes native, for tests/TripletsTest.php:
  *
- *   php tests/live/record-triplets.php YIOOP_DIR SUMMARIES_ARCHIVE OUT [PAGES=150]
+ *   php tests/live/record-triplets.php YIOOP_DIR SUMMARIES_ARCHIVE OUT [PAGES=100]
  *
  * Inputs: the sentences of the first PAGES pages of a crawl's summaries
  * (web_archive_0.txt.gz), made as the shard build makes them (the page's
@@ -21,36 +21,18 @@
 namespace seekquarry\yioop\configs;
 
 [, $yioop, $archive, $out] = $argv;
-$pages = (int)($argv[4] ?? 150);
+$pages = (int)($argv[4] ?? 100);
 $compare = in_array("--compare", $argv, true);
 require dirname(__DIR__, 2) . "/bench/e2e/yioop-boot.php";
+require __DIR__ . "/crawl-texts.php";
 $work = sys_get_temp_dir() . "/record-triplets-" . getmypid();
 mkdir($work);
 bootYioop("$yioop/src", $work);
 
-use seekquarry\yioop\library\CrawlConstants as K;
 use seekquarry\yioop\library\PhraseParser;
-use seekquarry\yioop\library\UrlParser;
-use seekquarry\yioop\library\WebArchive;
-use seekquarry\yioop\library\compressors\GzipCompressor;
 use seekquarry\yioop\locale\en_US\resources\Tokenizer;
 
-$texts = [];
-$web = new WebArchive($archive, new GzipCompressor(), true);
-while (count($texts) < $pages) {
-    $objects = $web->nextObjects(50);
-    if (empty($objects)) {
-        break;
-    }
-    foreach ($objects as [$at, $site]) {
-        if (!is_array($site) || empty($site[K::DESCRIPTION]) || count($texts) >= $pages) {
-            continue;
-        }
-        $url = $site[K::URL] ?? "";
-        $texts[] = UrlParser::getWordsInHostUrl($url) . " .. " . ($site[K::TITLE] ?? "")
-            . " ..  " . UrlParser::getWordsLastPathPartUrl($url) . " .. " . $site[K::DESCRIPTION];
-    }
-}
+$texts = array_column(crawlTexts($archive, $pages), 0);
 $lists = [];
 foreach ($texts as $text) {
     PhraseParser::canonicalizePunctuatedTerms($text, "en-US");
