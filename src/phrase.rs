@@ -151,7 +151,7 @@ pub fn lower_case(text: &str, lower: &mut dyn FnMut(&str) -> Option<String>) -> 
 }
 
 /// PHP's `trim` with its default characters.
-fn php_trim(s: &str) -> &str {
+pub(crate) fn php_trim(s: &str) -> &str {
     s.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r' | '\0' | '\u{0B}'))
 }
 

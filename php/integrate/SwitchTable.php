@@ -297,14 +297,18 @@ final class SwitchTable
             foreach ($entry['methods'] as $method => $row) {
                 $class_reads = $reads === null ? $entry['reads'] ?? []
                     : $reads[$class] ?? [];
+                $native = ($row['native'] ?? $entry['native']) . '\\'
+                    . $method;
+                // The row's own conditions: its positional entries after
+                // the hash and the form.
+                $conditions = array_values(array_filter(array_slice($row, 2),
+                    'is_int', ARRAY_FILTER_USE_KEY));
                 $files[$entry['file']][] = new SwitchedMethod($entry['file'],
                     $entry['namespace'], $class, $method,
                     $hashes["$class::$method"] ?? $hashes[$method] ?? $row[0],
-                    $row[1], ($row['native'] ?? $entry['native']) . '\\'
-                    . $method, array_merge($entry['when'],
-                    array_values(array_filter(array_slice($row, 2), 'is_int',
-                    ARRAY_FILTER_USE_KEY))), self::reads($class,
-                    array_merge($class_reads, $row['reads'] ?? []), $hashes));
+                    $row[1], $native, array_merge($entry['when'], $conditions),
+                    self::reads($class, array_merge($class_reads,
+                    $row['reads'] ?? []), $hashes));
             }
         }
         return $files;

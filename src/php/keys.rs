@@ -24,7 +24,7 @@ pub(super) enum Key<'a> {
     Str(&'a [u8]),
 }
 
-impl Key<'_> {
+impl<'a> Key<'a> {
     /// `$array[$s]`'s key: an integer-like string is an int key.
     pub(super) fn of_string(s: &[u8]) -> Key<'_> {
         crate::phpnum::integer_key(s).map_or(Key::Str(s), Key::Int)
@@ -35,6 +35,15 @@ impl Key<'_> {
         match self {
             Key::Int(i) => i as u64,
             Key::Str(s) => unsafe { zend_hash_func(s.as_ptr().cast(), s.len()) },
+        }
+    }
+
+    /// The key as a string, as PHP converts it (`(string)$key`), borrowed
+    /// where it is one.
+    pub(super) fn bytes(self) -> std::borrow::Cow<'a, [u8]> {
+        match self {
+            Key::Str(s) => std::borrow::Cow::Borrowed(s),
+            Key::Int(i) => std::borrow::Cow::Owned(i.to_string().into_bytes()),
         }
     }
 

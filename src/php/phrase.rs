@@ -60,7 +60,7 @@ static HYPHENATE_ENTITIES: Signature = Signature {
 extern "C" fn stem_char_gram_segment_handler(ex: &mut ExecuteData, retval: &mut Zval) {
     raw::call(ex, retval, &STEM_CHAR_GRAM_SEGMENT, |args| {
         let [class, text, lang] = args.values::<3>();
-        let to_string = args.take_optional(3).map(|z| &*z.dereference());
+        let to_string = args.take_optional(3).map(|z| z.dereference());
         Ok(stem_char_gram_segment(class, text.dereference(), lang.dereference(), to_string).unwrap_or_default())
     });
 }
@@ -69,7 +69,7 @@ extern "C" fn hyphenate_entities_handler(ex: &mut ExecuteData, retval: &mut Zval
     raw::call(ex, retval, &HYPHENATE_ENTITIES, |args| {
         // Yioop's method reads nothing of its class but NWordGrams'.
         let text = args.take(1).dereference_mut();
-        let lang = args.take_optional(2).map(|z| &*z.dereference());
+        let lang = args.take_optional(2).map(|z| z.dereference());
         let hyphenated = lang.and_then(|lang| hyphenated(text, lang));
         let done = hyphenated.is_some();
         if let Some(hyphenated) = hyphenated {
@@ -85,7 +85,7 @@ fn stem_char_gram_segment(class: &Zval, text: &Zval, lang: &Zval, to_string: Opt
     if lang == b"hi" {
         return None;
     }
-    let to_string = match to_string.map(Zval::dereference) {
+    let to_string = match to_string {
         None => false,
         Some(z) if z.is_null() => false,
         Some(z) => z.bool().or_else(|| z.long().map(|i| i != 0))?,

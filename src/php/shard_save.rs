@@ -191,11 +191,7 @@ fn new_words(words: &ZendHashTable) -> Option<NewWords<'_>> {
         .into_iter()
         .map(|(key, value)| {
             let postings = value.dereference().zend_str()?.as_bytes();
-            let id = match key {
-                Key::Str(s) => Cow::Borrowed(s),
-                Key::Int(_) => Cow::Owned(key.with_bytes(<[u8]>::to_vec)),
-            };
-            Some((id, postings))
+            Some((key.bytes(), postings))
         })
         .collect()
 }

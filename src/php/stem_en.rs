@@ -13,7 +13,7 @@ use super::convert::{bytes_zval, is_numeric};
 use super::raw::{self, Param, Signature};
 use super::shard::with_name;
 use super::zval::long_zval;
-use crate::stem_en::{stem, Stemmed};
+use crate::stem_en::{stem, State, Stemmed};
 use rustc_hash::FxHashMap;
 use ext_php_rs::ffi::{zend_class_entry, zend_hash_index_find, zend_string, zval, HashTable};
 use ext_php_rs::flags::DataType;
@@ -44,10 +44,7 @@ fn stem_word(class: &Zval, word: &Zval) -> Option<Zval> {
     if is_numeric(word) {
         return None;
     }
-    let mut stemmer = Stemmer::of(loaded(class)?)?;
-    let stemmed = stemmer.stem(word);
-    stemmer.leave_state();
-    Some(bytes_zval(&stemmed))
+    Some(bytes_zval(&Stemmer::of(loaded(class)?)?.stem_one(word)))
 }
 
 /// The class's stem for any number of words (PhraseParser stems a page's
@@ -82,11 +79,25 @@ impl Stemmer<'_> {
         (!stemmer.no_stem.any(is_numeric)).then_some(stemmer)
     }
 
+    fn stem_uncached(&self, word: &[u8]) -> Stemmed {
+        stem(word, &|w| self.no_stem.any(|listed| listed == w))
+    }
+
+    /// One word, the scratch left as it leaves it: nothing cached (Yioop's
+    /// own `stem` calls, one word each).
+    fn stem_one(self, word: &[u8]) -> Vec<u8> {
+        let stemmed = self.stem_uncached(word);
+        if let Some(state) = &stemmed.state {
+            self.write_state(state);
+        }
+        stemmed.stem
+    }
+
     pub(super) fn stem(&mut self, word: &[u8]) -> Vec<u8> {
         let at = match self.index.get(word) {
             Some(&at) => at,
             None => {
-                let stemmed = stem(word, &|w| self.no_stem.any(|listed| listed == w));
+                let stemmed = self.stem_uncached(word);
                 self.stems.push(stemmed);
                 self.index.insert(word.to_vec(), self.stems.len() - 1);
                 self.stems.len() - 1
@@ -100,7 +111,12 @@ impl Stemmer<'_> {
 
     /// `self::$buffer`, `self::$k` and `self::$j` as Yioop's stem leaves them.
     pub(super) fn leave_state(self) {
-        let Some(state) = self.last.and_then(|at| self.stems[at].state.as_ref()) else { return };
+        if let Some(state) = self.last.and_then(|at| self.stems[at].state.as_ref()) {
+            self.write_state(state);
+        }
+    }
+
+    fn write_state(&self, state: &State) {
         let fields = [("buffer", bytes_zval(&state.buffer)), ("k", long_zval(state.k)), ("j", long_zval(state.j))];
         for (name, mut value) in fields {
             with_name(name, |name| unsafe { zend_update_static_property_ex(self.scope, name, std::ptr::from_mut(&mut value).cast()) });

@@ -40,6 +40,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 use ext_php_rs::zend::ExecuteData;
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::os::raw::c_int;
 use std::rc::Rc;
@@ -96,10 +97,14 @@ fn triplets(class: &Zval, sentences: &Zval) -> Option<Zval> {
         return None;
     }
     let mut stemmer = Stemmer::of_class(EN_TOKENIZER)?;
-    let texts: Vec<Vec<u8>> = sentences.iter().map(|(key, _)| key.with_bytes(<[u8]>::to_vec)).collect();
-    let texts: Vec<&[u8]> = texts.iter().map(Vec::as_slice).collect();
+    // The sentences are the keys; an integer-like one is an int key.
+    let texts: Vec<Cow<[u8]>> = sentences.iter().map(|(key, _)| key.bytes()).collect();
+    let texts: Vec<&[u8]> = texts.iter().map(|text| &**text).collect();
     let settings = Settings { threshold, question_token: &question_token, grammar: &grammar, lexicon: &lexicon };
-    let mut stem = |word: &str| String::from_utf8_lossy(&stemmer.stem(word.as_bytes())).into_owned();
+    // Stems of ASCII words are ASCII.
+    let mut stem = |word: &str| {
+        String::from_utf8(stemmer.stem(word.as_bytes())).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    };
     let extracted = extract_triplets_phrases(&texts, &settings, &mut stem).ok()?;
     stemmer.leave_state();
     Some(result_zval(&extracted, &sentences))

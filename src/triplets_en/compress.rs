@@ -10,21 +10,15 @@
 //! once per pattern: where backtracking could change the match, the
 //! comment says why it cannot.
 
+use super::{is_ascii_space, is_ascii_word};
 use std::borrow::Cow;
 
-/// PCRE's `\s` outside UTF mode: space, `\t`, `\n`, `\v`, `\f`, `\r`.
-pub(super) fn is_space(b: u8) -> bool {
-    matches!(b, b'\t'..=b'\r' | b' ')
-}
 
-fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
 
 /// `\b` before `s[at]`.
 fn boundary(s: &[u8], at: usize) -> bool {
-    let before = at > 0 && is_word(s[at - 1]);
-    let after = s.get(at).is_some_and(|&b| is_word(b));
+    let before = at > 0 && is_ascii_word(s[at - 1]);
+    let after = s.get(at).is_some_and(|&b| is_ascii_word(b));
     before != after
 }
 
@@ -35,7 +29,7 @@ fn literal(s: &[u8], at: usize, literal: &[u8]) -> Option<usize> {
 }
 
 fn spaces(s: &[u8], mut at: usize) -> usize {
-    while s.get(at).is_some_and(|&b| is_space(b)) {
+    while s.get(at).is_some_and(|&b| is_ascii_space(b)) {
         at += 1;
     }
     at
@@ -44,7 +38,7 @@ fn spaces(s: &[u8], mut at: usize) -> usize {
 /// `\s?`: greedy, and never given back in these patterns (what follows
 /// it cannot start with a space).
 fn optional_space(s: &[u8], at: usize) -> usize {
-    at + usize::from(s.get(at).is_some_and(|&b| is_space(b)))
+    at + usize::from(s.get(at).is_some_and(|&b| is_ascii_space(b)))
 }
 
 /// `^LITERAL,?\b`: the comma is taken where `\b` follows it (a word
@@ -63,7 +57,7 @@ fn sentence_start(s: &[u8], word: &[u8]) -> Option<usize> {
 fn leading_ly_word(s: &[u8]) -> Option<usize> {
     let letters = s.iter().take_while(|b| b.is_ascii_alphabetic()).count();
     let ends_ly = letters >= 2 && s[letters - 2..letters].eq_ignore_ascii_case(b"ly");
-    (ends_ly && !s.get(letters).is_some_and(|&b| is_word(b))).then_some(letters)
+    (ends_ly && !s.get(letters).is_some_and(|&b| is_ascii_word(b))).then_some(letters)
 }
 
 const CONJUNCTIONS: [&[u8]; 7] = [b"and", b"but", b"for", b"nor", b"or", b"so", b"yet"];

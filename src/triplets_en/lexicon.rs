@@ -9,15 +9,13 @@
 //! a text (or one that is not ASCII, where `\s` takes in more) is not
 //! read at all: the caller leaves the work to Yioop's PHP.
 
+use super::is_space;
 use rustc_hash::FxHashMap;
 
 pub struct Lexicon {
     tags: FxHashMap<Box<str>, Box<str>>,
 }
 
-fn is_space(b: u8) -> bool {
-    matches!(b, b'\t'..=b'\r' | b' ')
-}
 
 impl Lexicon {
     /// The lexicon in `text`; None where Yioop's reading could differ.
@@ -25,12 +23,12 @@ impl Lexicon {
         let text = std::str::from_utf8(text).ok().filter(|t| t.is_ascii())?;
         let mut tags = FxHashMap::default();
         for line in text.split('\n') {
-            let line = line.trim_start_matches(|c: char| is_space(c as u8) || c == ',');
+            let line = line.trim_start_matches(|c: char| is_space(c) || c == ',');
             if line.is_empty() {
                 continue;
             }
-            let word_end = line.find(|c: char| is_space(c as u8) || c == ',')?;
-            let listed = line[word_end..].trim_start_matches(|c: char| is_space(c as u8) || c == ',' || c == '|');
+            let word_end = line.find(|c: char| is_space(c) || c == ',')?;
+            let listed = line[word_end..].trim_start_matches(|c: char| is_space(c) || c == ',' || c == '|');
             if listed.is_empty() {
                 return None;
             }
@@ -45,13 +43,6 @@ impl Lexicon {
         self.tags.get(word).map(|listed| &**listed).filter(|listed| *listed != "0")
     }
 
-    pub fn len(&self) -> usize {
-        self.tags.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.tags.is_empty()
-    }
 }
 
 #[cfg(test)]
@@ -66,7 +57,7 @@ mod tests {
         assert_eq!(lexicon.tags("d.").unwrap().split(' ').collect::<Vec<_>>(), ["calif.", "NN"]);
         assert_eq!(lexicon.tags("cat|x").unwrap().split(' ').collect::<Vec<_>>(), ["NN|JJ"]);
         assert!(lexicon.tags("zero").is_none(), "\"0\" is empty()");
-        assert_eq!(lexicon.len(), 5);
+        assert_eq!(lexicon.tags.len(), 5);
     }
 
     #[test]

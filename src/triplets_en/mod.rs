@@ -18,7 +18,8 @@ pub use lexicon::Lexicon;
 pub use parse::Grammar;
 pub use tagger::{tag, Tagged};
 
-use parse::{php_trim, triplet, Parser, Part, Words};
+use crate::phrase::php_trim;
+use parse::{triplet, Parser, Triplet, Words};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use tagger::Tagger;
@@ -76,7 +77,7 @@ pub enum Declined {
 
 /// PHP's `str_word_count`: runs of letters, `'` and `-`, except a `'` or
 /// `-` first and a `-` last in the whole text.
-pub fn str_word_count(s: &[u8]) -> usize {
+fn str_word_count(s: &[u8]) -> usize {
     let Some(&last) = s.last() else { return 0 };
     let start = usize::from(s[0] == b'\'' || s[0] == b'-');
     let end = s.len() - usize::from(last == b'-');
@@ -88,21 +89,21 @@ pub fn str_word_count(s: &[u8]) -> usize {
 pub fn extract_triplets_phrases(sentences: &[&[u8]], settings: &Settings, stem: &mut dyn FnMut(&str) -> String) -> Result<Extracted, Declined> {
     let mut out = Extracted::default();
     for (i, sentence) in sentences.iter().enumerate() {
-        if !(str_word_count(sentence) as f64 >= settings.threshold) {
+        // PHP's `>=`: a NaN threshold keeps no sentence.
+        let kept = str_word_count(sentence) as f64 >= settings.threshold;
+        if !kept {
             continue;
         }
         std::str::from_utf8(sentence).map_err(|_| Declined::NotUtf8)?;
         let compressed = compress::strip_parentheticals(compress::compress_sentence(sentence));
         let tagger = RefCell::new(Tagger::new(&compressed, settings.lexicon));
-        let tree = Parser::new(settings.grammar).whole_phrase(&Words::new(&tagger), 0).map_err(|_| Declined::TooDeep)?;
-        let triplet = triplet(&tree);
-        let parts = [&triplet.subject, &triplet.predicate, &triplet.object];
-        let by_type = [|p: &Part| p.concise.clone(), |p: &Part| p.raw.clone()];
-        // Yioop stems CONCISE's questions, then RAW's, before listing either.
-        let questions: Vec<_> = by_type.iter().map(|part| questions(parts.map(part), settings.question_token, stem)).collect();
-        for (question, answer) in questions.into_iter().flatten() {
-            out.questions.insert(question.clone(), i);
-            out.answers.insert(question, answer);
+        let (tree, _) = Parser::new(settings.grammar).whole_phrase(&Words::new(&tagger), 0).map_err(|_| Declined::TooDeep)?;
+        let Triplet { subject: s, predicate: p, object: o } = triplet(&tree);
+        for parts in [[&*s.concise, &*p.concise, &*o.concise], [&*s.raw, &*p.raw, &*o.raw]] {
+            for (question, answer) in questions(parts, settings.question_token, stem) {
+                out.questions.insert(question.clone(), i);
+                out.answers.insert(question, answer);
+            }
         }
     }
     Ok(out)
@@ -112,11 +113,11 @@ pub fn extract_triplets_phrases(sentences: &[&[u8]], settings: &Settings, stem: 
 /// there, the questions with one part replaced by the question token
 /// (stemmed) and their answers; for "is" and "was" also with subject and
 /// object swapped.
-fn questions(parts: [String; 3], token: &str, stem: &mut dyn FnMut(&str) -> String) -> Vec<(String, String)> {
-    if parts.iter().any(|p| p.is_empty() || p == "0") {
+fn questions(parts: [&str; 3], token: &str, stem: &mut dyn FnMut(&str) -> String) -> Vec<(String, String)> {
+    if parts.iter().any(|p| p.is_empty() || *p == "0") {
         return Vec::new();
     }
-    let mut sentence = parts.each_ref().map(|p| php_trim(p));
+    let mut sentence = parts.map(php_trim);
     let mut out = Vec::new();
     for pass in 0..2 {
         if pass == 1 {
@@ -134,13 +135,24 @@ fn questions(parts: [String; 3], token: &str, stem: &mut dyn FnMut(&str) -> Stri
     out
 }
 
+/// PCRE's `\s` outside UTF mode, and on ASCII text in it: space, `\t`,
+/// `\n`, `\v`, `\f`, `\r`.
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ')
+}
+
+/// PCRE's `\w` outside UTF mode: ASCII letters, digits and `_`.
+fn is_ascii_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
 fn is_space(c: char) -> bool {
-    matches!(c, '\t'..='\r' | ' ')
+    c.is_ascii() && is_ascii_space(c as u8)
 }
 
 /// `stemPhrase`: the words (split at spaces, empty ones dropped), stemmed.
 fn stem_phrase(phrase: &str, stem: &mut dyn FnMut(&str) -> String) -> String {
-    let stems: Vec<String> = phrase.split(is_space).filter(|t| !php_trim(t).is_empty()).map(|t| stem(t)).collect();
+    let stems: Vec<String> = phrase.split(is_space).filter(|t| !php_trim(t).is_empty()).map(&mut *stem).collect();
     stems.join(" ")
 }
 
@@ -177,9 +189,9 @@ mod tests {
     #[test]
     fn questions_swap_subject_and_object_for_is() {
         let mut stem = |w: &str| w.trim_end_matches('s').to_string();
-        let out = questions([" dogs".into(), " is ".into(), "  big   cats ".into()], "qqq", &mut stem);
+        let out = questions([" dogs", " is ", "  big   cats "], "qqq", &mut stem);
         let listed: Vec<_> = out.iter().map(|(q, a)| format!("{q}={a}")).collect();
         assert_eq!(listed, ["qqq i big cat=dogs", "dog qqq big cat=is", "dog i qqq=big cats", "qqq i dog=big cats", "big cat qqq dog=is", "big cat i qqq=dogs"]);
-        assert!(questions(["x".into(), "0".into(), "y".into()], "qqq", &mut |w: &str| w.to_string()).is_empty());
+        assert!(questions(["x", "0", "y"], "qqq", &mut |w: &str| w.to_string()).is_empty());
     }
 }

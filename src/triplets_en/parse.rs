@@ -5,16 +5,18 @@
 //! Yioop's trees are PHP arrays whose key order and leftover entries
 //! matter: the RAW parts are every leaf of a subtree joined in order,
 //! empty strings and emptied subtrees included. So the tree here is the
-//! same ordered map ([`Tree`]), built step for step as Yioop builds it,
-//! `cur_node` (the parse position) and all.
+//! same ordered map ([`Tree`]), built step for step as Yioop builds it.
+//! Yioop also keeps the parse position in each tree (`cur_node`), but
+//! unsets it before a tree becomes part of another: here each parser
+//! returns it beside its tree instead.
 
 use super::tagger::{Tagged, Tagger};
+use crate::phrase::php_trim;
 use std::cell::RefCell;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Node {
     Str(String),
-    Int(usize),
     Map(Tree),
 }
 
@@ -29,24 +31,17 @@ enum Key {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tree(Vec<(Key, Node)>);
 
-const CUR: Key = Key::Name("cur_node");
-
 /// PHP's truth of a string: neither `""` nor `"0"`.
 fn truthy(s: &str) -> bool {
     !s.is_empty() && s != "0"
 }
 
-/// PHP's `trim` with its default characters.
-pub(super) fn php_trim(s: &str) -> &str {
-    s.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r' | '\0' | '\u{0B}'))
-}
 
 impl Node {
     /// PHP's `empty()`.
     fn is_empty(&self) -> bool {
         match self {
             Node::Str(s) => !truthy(s),
-            Node::Int(i) => *i == 0,
             Node::Map(tree) => tree.0.is_empty(),
         }
     }
@@ -63,7 +58,6 @@ impl Node {
     fn leaves(&self, out: &mut String) {
         match self {
             Node::Str(s) => out.push_str(s),
-            Node::Int(i) => out.push_str(&i.to_string()),
             Node::Map(tree) => return tree.0.iter().for_each(|(_, node)| node.leaves(out)),
         }
         out.push(' ');
@@ -71,52 +65,19 @@ impl Node {
 }
 
 impl Tree {
-    /// `["cur_node" => $at]`.
-    fn at(at: usize) -> Tree {
-        Tree(vec![(CUR, Node::Int(at))])
-    }
-
     fn get(&self, key: Key) -> Option<&Node> {
         self.0.iter().find(|(k, _)| *k == key).map(|(_, node)| node)
     }
 
-    /// `$tree[$key] = $node`: in place if set, else last.
-    fn set(&mut self, key: Key, node: Node) {
-        match self.0.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, slot)) => *slot = node,
-            None => self.0.push((key, node)),
-        }
-    }
-
-    fn set_str(&mut self, key: &'static str, s: String) {
-        self.set(Key::Name(key), Node::Str(s));
-    }
-
-    fn remove(&mut self, key: Key) {
-        self.0.retain(|(k, _)| *k != key);
+    /// `$tree[$key] = $node` for a key the tree does not hold yet.
+    fn push(&mut self, key: Key, node: Node) {
+        self.0.push((key, node));
     }
 
     /// `$tree[$key]`, moved out (Yioop copies it; the tree is not used again).
     fn take(&mut self, key: &'static str) -> Option<Node> {
         let at = self.0.iter().position(|(k, _)| *k == Key::Name(key))?;
         Some(self.0.remove(at).1)
-    }
-
-    /// The parse position: every tree a parser returns has one.
-    fn cur(&self) -> usize {
-        match self.get(CUR) {
-            Some(Node::Int(at)) => *at,
-            _ => 0,
-        }
-    }
-
-    fn set_cur(&mut self, at: usize) {
-        self.set(CUR, Node::Int(at));
-    }
-
-    fn without_cur(mut self) -> Tree {
-        self.remove(CUR);
-        self
     }
 
     fn node(self) -> Node {
@@ -146,7 +107,8 @@ const MAX_DEPTH: usize = 1000;
 #[derive(Debug)]
 pub struct TooDeep;
 
-type Parsed = Result<Tree, TooDeep>;
+/// A parser's tree, less its `cur_node`, and that position.
+type Parsed = Result<(Tree, usize), TooDeep>;
 
 pub struct Parser<'g> {
     grammar: &'g Grammar,
@@ -240,7 +202,7 @@ impl<'g> Parser<'g> {
         let phrase = self.type_list(at, words, types);
         let mut tree = Tree::default();
         if truthy(&phrase) {
-            tree.set_str(key, phrase);
+            tree.push(Key::Name(key), Node::Str(phrase));
         }
         tree
     }
@@ -249,7 +211,7 @@ impl<'g> Parser<'g> {
     /// "JJ_i", "NP_i" and the next phrases under "PRP".
     fn prepositional(&mut self, words: &Words, at: usize, index: usize) -> Parsed {
         self.enter()?;
-        let mut tree = Tree::at(at);
+        let mut tree = Tree::default();
         let mut at = at;
         if words.get(at).is_some_and(|w| php_trim(w.tag) == "IN") {
             let grammar = self.grammar;
@@ -259,14 +221,15 @@ impl<'g> Parser<'g> {
             for (key, types) in parts {
                 let phrase = self.type_list(&mut at, words, types);
                 if truthy(&phrase) {
-                    tree.set(Key::Indexed(key, index), Node::Str(phrase));
+                    tree.push(Key::Indexed(key, index), Node::Str(phrase));
                 }
             }
-            let next = self.prepositional(words, at, index + 1)?;
-            tree.set(Key::Name("PRP"), next.without_cur().node());
+            // Yioop keeps the following phrases but not where they end:
+            // the position stays after this one.
+            let (next, _) = self.prepositional(words, at, index + 1)?;
+            tree.push(Key::Name("PRP"), next.node());
         }
-        tree.set_cur(at);
-        Ok(self.leave(tree))
+        Ok(self.leave((tree, at)))
     }
 
     /// `parseNounPhrase`: determiner, adjectives, nouns, prepositional
@@ -280,36 +243,33 @@ impl<'g> Parser<'g> {
         let jj = self.typed(words, &mut nn_end, &grammar.adjective, "JJ");
         let nn = self.typed(words, &mut nn_end, &grammar.noun, "NN");
         if nn_end == at {
-            let mut tree = Tree::at(at);
-            tree.set_str("NP", String::new());
-            return Ok(self.leave(tree));
+            return Ok(self.leave((Tree(vec![(Key::Name("NP"), Node::Str(String::new()))]), at)));
         }
-        let pp = self.prepositional(words, nn_end, 1)?;
-        let aux = self.aux_clause(words, pp.cur())?;
-        let mut cur = aux.cur();
+        let (pp, pp_end) = self.prepositional(words, nn_end, 1)?;
+        let (aux, mut cur) = self.aux_clause(words, pp_end)?;
         let mut cc = String::new();
         if let Some(word) = words.get(cur).filter(|w| truthy(w.tag) && listed(&grammar.conjunction, w.tag)) {
             cc.push_str(word.token);
             cur += 1;
         }
-        let mut more = self.noun_phrase(words, cur)?;
-        if more.cur() == cur && truthy(&cc) {
+        let (mut more, more_end) = self.noun_phrase(words, cur)?;
+        if more_end == cur && truthy(&cc) {
             cur -= 1;
             more = Tree::default();
             cc.clear();
         } else {
-            cur = more.cur();
+            cur = more_end;
         }
         let sub = Tree(vec![
             (Key::Name("DT"), dt.node()),
             (Key::Name("JJ"), jj.node()),
             (Key::Name("NN"), nn.node()),
-            (Key::Name("PRP"), pp.without_cur().node()),
-            (Key::Name("AUX"), aux.without_cur().node()),
+            (Key::Name("PRP"), pp.node()),
+            (Key::Name("AUX"), aux.node()),
             (Key::Name("CC"), Node::Str(cc)),
-            (Key::Name("ADD_NP"), more.without_cur().node()),
+            (Key::Name("ADD_NP"), more.node()),
         ]);
-        Ok(self.leave(Tree(vec![(CUR, Node::Int(cur)), (Key::Name("NP"), sub.node())])))
+        Ok(self.leave((Tree(vec![(Key::Name("NP"), sub.node())]), cur)))
     }
 
     /// `parseVerbPhrase`: adverbs, verbs, adverbs (but "very" starts the
@@ -323,7 +283,7 @@ impl<'g> Parser<'g> {
         let mut vb_end = cur;
         let mut vb = self.typed(words, &mut vb_end, &grammar.verb, "VB");
         if cur == vb_end {
-            return Ok(self.leave(Tree::at(at)));
+            return Ok(self.leave((Tree::default(), at)));
         }
         cur = vb_end;
         let more_adverbs = self.type_list(&mut cur, words, &grammar.adverb);
@@ -336,43 +296,39 @@ impl<'g> Parser<'g> {
             retagged = words.with_adjective(vb_end);
             &retagged
         };
-        let mut np = self.noun_phrase(words, vb_end)?;
-        let mut np_end = np.cur();
+        let (mut np, mut np_end) = self.noun_phrase(words, vb_end)?;
         adverbs.push_str(&self.type_list(&mut np_end, words, &grammar.adverb));
         if truthy(&adverbs) {
-            vb.set_str("RB", adverbs);
+            vb.push(Key::Name("RB"), Node::Str(adverbs));
         }
         let mut vp = Tree(vec![(Key::Name("VB"), vb.node())]);
         if let Some(noun_phrase) = np.take("NP").filter(|n| !n.is_empty()) {
-            vp.set(Key::Name("NP"), noun_phrase);
+            vp.push(Key::Name("NP"), noun_phrase);
         }
-        Ok(self.leave(Tree(vec![(Key::Name("VP"), vp.node()), (CUR, Node::Int(np_end))])))
+        Ok(self.leave((Tree(vec![(Key::Name("VP"), vp.node())]), np_end)))
     }
 
     /// `parseWholePhrase` from `at`: leading prepositional phrases, a noun
-    /// phrase, a verb phrase; `["cur_node" => $at]` where either is missing.
+    /// phrase, a verb phrase; an empty tree at `at` where either is missing.
     pub fn whole_phrase(&mut self, words: &Words, at: usize) -> Parsed {
         self.enter()?;
-        let start = self.prepositional(words, at, 1)?;
-        let cur = if start.cur() == 0 { at } else { start.cur() };
-        let start = start.without_cur();
-        let mut np = self.noun_phrase(words, cur)?;
-        if np.cur() == cur {
-            return Ok(self.leave(Tree::at(at)));
+        let (start, cur) = self.prepositional(words, at, 1)?;
+        let (mut np, np_end) = self.noun_phrase(words, cur)?;
+        if np_end == cur {
+            return Ok(self.leave((Tree::default(), at)));
         }
-        let mut vp = self.verb_phrase(words, np.cur())?;
-        if np.cur() == vp.cur() {
-            return Ok(self.leave(Tree::at(at)));
+        let (mut vp, end) = self.verb_phrase(words, np_end)?;
+        if np_end == end {
+            return Ok(self.leave((Tree::default(), at)));
         }
-        let end = vp.cur();
         let mut noun_phrase = np.take("NP").unwrap_or(Node::Str(String::new()));
         if let Node::Map(sub) = &mut noun_phrase {
             if !start.0.is_empty() && !sub.0.is_empty() {
-                sub.set(Key::Name("PRP-1"), start.node());
+                sub.push(Key::Name("PRP-1"), start.node());
             }
         }
         let verb_phrase = vp.take("VP").unwrap_or(Node::Str(String::new()));
-        Ok(self.leave(Tree(vec![(CUR, Node::Int(end)), (Key::Name("NP"), noun_phrase), (Key::Name("VP"), verb_phrase)])))
+        Ok(self.leave((Tree(vec![(Key::Name("NP"), noun_phrase), (Key::Name("VP"), verb_phrase)]), end)))
     }
 
     /// `parseAuxClause`: after "that", "who", "which", "because", "like"
@@ -381,22 +337,18 @@ impl<'g> Parser<'g> {
         self.enter()?;
         let token = words.get(at).map_or("", |w| if truthy(w.token) { php_trim(w.token) } else { "" });
         if !["that", "who", "which", "because", "like", "as"].contains(&token) {
-            return Ok(self.leave(Tree::at(at)));
+            return Ok(self.leave((Tree::default(), at)));
         }
         let cur = at + 1;
-        let vp = self.verb_phrase(words, cur)?;
-        let phrase = if vp.cur() != cur {
-            vp
-        } else {
-            let wp = self.whole_phrase(words, cur)?;
-            if wp.cur() == cur {
-                return Ok(self.leave(Tree::at(at)));
+        let (mut phrase, mut end) = self.verb_phrase(words, cur)?;
+        if end == cur {
+            (phrase, end) = self.whole_phrase(words, cur)?;
+            if end == cur {
+                return Ok(self.leave((Tree::default(), at)));
             }
-            wp
-        };
-        let end = phrase.cur();
-        let tree = Tree(vec![(CUR, Node::Int(end)), (Key::Name("IN"), Node::Str(token.to_string())), (Key::Name("PHRASE"), phrase.without_cur().node())]);
-        Ok(self.leave(tree))
+        }
+        let tree = Tree(vec![(Key::Name("IN"), Node::Str(token.to_string())), (Key::Name("PHRASE"), phrase.node())]);
+        Ok(self.leave((tree, end)))
     }
 }
 
@@ -413,18 +365,14 @@ fn deepest(node: &Node, pos: &'static str) -> String {
     }
     match child.get(pos) {
         Some(Node::Str(s)) if truthy(s) => s.clone(),
-        Some(Node::Int(i)) if *i != 0 => i.to_string(),
         _ => extract,
     }
 }
 
-fn leaves(node: &Node) -> String {
+/// The leaves of a subtree, each followed by a space.
+fn leaves(tree: &Node) -> String {
     let mut out = String::new();
-    if let Node::Map(tree) = node {
-        tree.0.iter().for_each(|(_, n)| n.leaves(&mut out));
-    } else {
-        node.leaves(&mut out);
-    }
+    tree.leaves(&mut out);
     out
 }
 
@@ -473,7 +421,7 @@ mod tests {
     fn parse(tagged: &str) -> Result<Tree, TooDeep> {
         let lexicon = Lexicon::parse(b"").unwrap();
         let tagger = RefCell::new(Tagger::of_words(words(tagged), &lexicon));
-        Parser::new(&grammar()).whole_phrase(&Words::new(&tagger), 0)
+        Parser::new(&grammar()).whole_phrase(&Words::new(&tagger), 0).map(|(tree, _)| tree)
     }
 
     fn grammar() -> Grammar {
@@ -522,6 +470,18 @@ mod tests {
         let [_, p, o] = parts("it/PRP is/VBZ very/RB big/JJ");
         assert_eq!(p, (" is".into(), " is ".into()));
         assert_eq!(o, (String::new(), " very big   ".into()));
+    }
+
+    #[test]
+    fn a_second_prepositional_phrase_does_not_move_the_parse_on() {
+        // "of winter" is kept under the first phrase's "PRP", but the noun
+        // phrase is then looked for at "of": none, so no triplet.
+        let [s, p, _] = parts("in/IN the/DT dark/NN of/IN winter/NN the/DT dog/NN barked/VBD");
+        assert_eq!((s, p), Default::default());
+        // One phrase: the parse goes on after it, and the phrase joins the
+        // subject's leaves last ("PRP-1").
+        let [s, _, _] = parts("in/IN the/DT dark/NN the/DT dog/NN barked/VBD");
+        assert_eq!(s, (" dog".into(), " the  dog    in  the  dark ".into()));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! so [`Tagger`] tags on demand: the parser reads only as far as its parse
 //! goes, often a few words of a long sentence.
 
+use super::is_ascii_word;
 use super::lexicon::Lexicon;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,9 +27,6 @@ fn lists(listed: Option<&str>, tag: &str) -> bool {
     listed.is_some_and(|listed| listed.split(' ').any(|t| t == tag))
 }
 
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
 
 /// What Yioop keeps of the word before: as written, whether it was
 /// "would", its final tag, and the tags the lexicon listed for it.
@@ -64,8 +62,8 @@ impl<'a> Tagger<'a> {
     /// The next run of word characters.
     fn next_word(&mut self) -> Option<&'a str> {
         let text = self.text;
-        let start = self.at + text[self.at..].iter().position(|&b| is_word_byte(b))?;
-        let end = start + text[start..].iter().position(|&b| !is_word_byte(b)).unwrap_or(text.len() - start);
+        let start = self.at + text[self.at..].iter().position(|&b| is_ascii_word(b))?;
+        let end = start + text[start..].iter().position(|&b| !is_ascii_word(b)).unwrap_or(text.len() - start);
         self.at = end;
         // ASCII, so UTF-8.
         std::str::from_utf8(&text[start..end]).ok()
