@@ -423,6 +423,19 @@ namespace yioop_codec\phrase {
      * other than UTF-8.
      */
     function hyphenateEntities(mixed $class, mixed &$string, mixed $lang = null): bool {}
+
+    /**
+     * PhraseParser's static computeSafeSearchScore(&$word_lists, $len,
+     * $url), called on $class: 1 for a URL Yioop's unsafe-site regex
+     * matches, else the number of unsafe terms among the word lists' keys
+     * times their occurrences, over $len + 1 (an int where exact). The
+     * unsafe terms and the regex are the method's own statics, read live.
+     * Null ("declines") before Yioop has worked out its unsafe terms (its
+     * first call), for word lists that are not an array or hold a
+     * non-array list of an unsafe term, a length that is not an int or is
+     * -1, a URL that is not a string, null or false.
+     */
+    function computeSafeSearchScore(mixed $class, mixed &$word_lists, mixed $len, mixed $url = ""): int|float|null {}
 }
 
 namespace seekquarry\yioop\library {

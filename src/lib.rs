@@ -14,12 +14,14 @@
 //! - [`dictionary`]: IndexDictionary's look-ups (its files, `getWordInfo`).
 //! - `prefetch`: the cache-line hint that the scattered-read loops share.
 //! - [`archive`]: web archive records (summaries) read and inflated.
+//! - [`bloom`]: BloomFilterFile's look-up; [`md5_lanes`]: its digests, many at once.
 
 pub mod archive;
 pub mod bloom;
 pub mod delta;
 pub mod dictionary;
 pub mod dispatch;
+pub mod md5_lanes;
 pub mod modified9;
 #[cfg(feature = "opencl")]
 pub mod opencl;

@@ -3,7 +3,8 @@
 //! (`stemCharGramSegment`'s lower-casing, `mb_ereg_replace` of spaces and
 //! punctuation, `segmentSegment`'s `trim` and `preg_split`), and joining
 //! runs of words that the n-word-gram filter knows into one hyphenated
-//! entity (`hyphenateEntities`). Stemming and the filter are the caller's.
+//! entity (`hyphenateEntities`), and the safe-search score's arithmetic.
+//! Stemming and the filter are the caller's.
 //!
 //! Yioop's separators are regexes run by two engines: `\s` and the
 //! `PUNCT` constant's alternation of single characters, first through
@@ -12,6 +13,8 @@
 //! (U+180E, PCRE's only), which survives the first pass and so also stops
 //! `trim`. `tests/PhraseTest.php` sweeps every code point through PHP's
 //! own engines against these tables.
+
+use crate::phpnum::{self, Num};
 
 /// Oniguruma's `\s` for UTF-8 (`mb_ereg_replace`).
 const ONIG_SPACE: &[char] = &[
@@ -164,46 +167,25 @@ fn hyphenable(entity: &str) -> bool {
 
 /// `hyphenateEntities($string, $lang)` for a set `$lang`: the words of
 /// `text` (split at PCRE's `\s`, `""` and `"0"` dropped) walked in
-/// windows; the longest window the filter knows (`known`, Yioop's
+/// windows; the longest window the filter knows (Yioop's
 /// `ngramsContains(.., $lang, "all")`, given the lower-cased window), once
-/// no longer window can start with it (`known(window + "*")` false), is
+/// no longer window can start with it (the window + `"*"` unknown), is
 /// written with its spaces made hyphens. Yioop's loop, step for step, its
 /// edge cases included (see `tests/PhraseTest.php`). `lowered` is
 /// `mb_strtolower($text)`: case mapping keeps spaces and NULs where they
-/// are, so its windows are the lower-cased windows. None where `known`
-/// fails or the two texts do not split alike.
-pub fn hyphenate_entities(text: &str, lowered: &str, known: &mut dyn FnMut(&str) -> Option<bool>) -> Option<String> {
-    let words = |s: &'_ str| -> Vec<(usize, usize)> {
-        let mut spans = Vec::new();
-        let mut start = 0;
-        for (at, c) in s.char_indices().chain(std::iter::once((s.len(), ' '))) {
-            if is_pcre_space(c) {
-                if at > start && &s[start..at] != "0" {
-                    spans.push((start, at));
-                }
-                start = at + c.len_utf8();
-            }
-        }
-        spans
-    };
-    let (parts, lower_parts) = (words(text), words(lowered));
+/// are, so its windows are the lower-cased windows. `known` answers a
+/// list of windows at once: the walk asks every two-word window (and its
+/// `*`) up front, since nearly every step asks those, and the rest one
+/// step at a time. None where `known` fails or the two texts do not split
+/// alike.
+pub fn hyphenate_entities(text: &str, lowered: &str, known: &mut dyn FnMut(&[&str]) -> Option<Vec<bool>>) -> Option<String> {
+    let (parts, lower_parts) = (pcre_words(text), pcre_words(lowered));
     if parts.len() != lower_parts.len() {
         return None;
     }
-    // The window [i, j) of words, joined by spaces and trimmed, into `into`.
-    let window = |source: &str, spans: &[(usize, usize)], i: usize, j: usize, into: &mut String| {
-        into.clear();
-        for (n, &(a, b)) in spans[i.min(j)..j].iter().enumerate() {
-            if n > 0 {
-                into.push(' ');
-            }
-            into.push_str(&source[a..b]);
-        }
-        if into.starts_with('\0') || into.ends_with('\0') {
-            *into = php_trim(into).to_string();
-        }
-    };
     let num_parts = parts.len();
+    let pairs = two_word_answers(lowered, &lower_parts, known)?;
+    let mut ask = |window: &str| Some(known(&[window])?[0]);
     let (mut out, mut space) = (String::with_capacity(text.len() + 1), "");
     let (mut i, mut k) = (0usize, 0usize);
     let (mut current, mut lower) = (String::new(), String::new());
@@ -216,16 +198,18 @@ pub fn hyphenate_entities(text: &str, lowered: &str, known: &mut dyn FnMut(&str)
         window(text, &parts, i, j, &mut current);
         window(lowered, &lower_parts, i, j, &mut lower);
         if j > i + 1 {
+            let (holds, longer) = match j == i + 2 {
+                true => pairs[i],
+                false => (ask(&lower)?, ask(&format!("{lower}*"))?),
+            };
             contains = false;
-            if known(&lower)? {
+            if holds {
                 last.clone_from(&current);
                 lower_last.clone_from(&lower);
                 (k, contains) = (j, true);
             }
-            lower.push('*');
-            let longer = known(&lower)?;
             if !longer {
-                if hyphenable(&last) && known(&lower_last)? {
+                if hyphenable(&last) && ask(&lower_last)? {
                     last = last.replace(' ', "-");
                 }
                 out.push_str(space);
@@ -252,6 +236,60 @@ pub fn hyphenate_entities(text: &str, lowered: &str, known: &mut dyn FnMut(&str)
     out.push(' ');
     out.push_str(&current);
     Some(out)
+}
+
+/// The spans of `s`'s words, split at PCRE's `\s`, `""` and `"0"` dropped.
+fn pcre_words(s: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut start = 0;
+    for (at, c) in s.char_indices().chain(std::iter::once((s.len(), ' '))) {
+        if is_pcre_space(c) {
+            if at > start && &s[start..at] != "0" {
+                spans.push((start, at));
+            }
+            start = at + c.len_utf8();
+        }
+    }
+    spans
+}
+
+/// The window [i, j) of words, joined by spaces and trimmed, into `into`.
+fn window(source: &str, spans: &[(usize, usize)], i: usize, j: usize, into: &mut String) {
+    into.clear();
+    for (n, &(a, b)) in spans[i.min(j)..j].iter().enumerate() {
+        if n > 0 {
+            into.push(' ');
+        }
+        into.push_str(&source[a..b]);
+    }
+    if into.starts_with('\0') || into.ends_with('\0') {
+        *into = php_trim(into).to_string();
+    }
+}
+
+/// For each word i, whether the filter knows the two-word window from it,
+/// and a longer window starting with that one (the window + `"*"`).
+fn two_word_answers(lowered: &str, spans: &[(usize, usize)], known: &mut dyn FnMut(&[&str]) -> Option<Vec<bool>>) -> Option<Vec<(bool, bool)>> {
+    let mut windows = Vec::with_capacity(2 * spans.len());
+    let mut pair = String::new();
+    for i in 0..spans.len().saturating_sub(1) {
+        window(lowered, spans, i, i + 2, &mut pair);
+        windows.push(pair.clone());
+        pair.push('*');
+        windows.push(pair.clone());
+    }
+    let asked: Vec<&str> = windows.iter().map(String::as_str).collect();
+    let answers = known(&asked)?;
+    (answers.len() == asked.len()).then(|| answers.chunks_exact(2).map(|a| (a[0], a[1])).collect())
+}
+
+/// computeSafeSearchScore's score of a page whose text is `len` bytes
+/// long, where `num_unsafe_terms` of its words are unsafe and occur
+/// `unsafe_count` times in all: `$num * $count / ($len + 1)`, with PHP's
+/// int overflow and division (exact quotients stay ints). None where PHP
+/// throws (a length of -1).
+pub fn safe_search_score(num_unsafe_terms: i64, unsafe_count: Num, len: i64) -> Option<Num> {
+    phpnum::div(phpnum::mul(Num::Int(num_unsafe_terms), unsafe_count), phpnum::add(Num::Int(len), Num::Int(1)))
 }
 
 #[cfg(test)]
@@ -309,10 +347,8 @@ mod tests {
     }
 
     fn hyphenate(text: &str, known: &[&str]) -> String {
-        let mut ask = |p: &str| {
-            Some(known.iter().any(|k| *k == p || (p.ends_with('*') && k.starts_with(&p[..p.len() - 1]) && k.len() > p.len() - 1)))
-        };
-        hyphenate_entities(text, &text.to_lowercase(), &mut ask).unwrap()
+        let holds = |p: &str| known.iter().any(|k| *k == p || (p.ends_with('*') && k.starts_with(&p[..p.len() - 1]) && k.len() > p.len() - 1));
+        hyphenate_entities(text, &text.to_lowercase(), &mut |ps| Some(ps.iter().map(|p| holds(p)).collect())).unwrap()
     }
 
     #[test]
@@ -327,5 +363,14 @@ mod tests {
         assert_eq!(hyphenate("", &known), " ");
         // Punctuation keeps the spaces.
         assert_eq!(hyphenate("new. york", &["new. york"]), "new. york ");
+    }
+
+    #[test]
+    fn the_safe_search_score_divides_as_php() {
+        assert_eq!(safe_search_score(2, Num::Int(9), 5), Some(Num::Int(3)));
+        assert_eq!(safe_search_score(1, Num::Int(1), 3), Some(Num::Float(0.25)));
+        assert_eq!(safe_search_score(0, Num::Int(0), 100), Some(Num::Int(0)));
+        assert_eq!(safe_search_score(1, Num::Int(1), -1), None);
+        assert_eq!(safe_search_score(1, Num::Int(1), i64::MAX), Some(Num::Float(1.0 / 9.223_372_036_854_775_808e18)));
     }
 }

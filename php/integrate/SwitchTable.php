@@ -267,6 +267,9 @@ final class SwitchTable
                 'stemCharGramSegment' => ['869a18e731405482', 'declines_static'],
                 'hyphenateEntities' => ['bc5d6936b8a731ce',
                     'declines_void_static'],
+                // Reads its own statics; its unsafe terms are Yioop's.
+                'computeSafeSearchScore' => ['fe7e842d66bce4fa',
+                    'declines_static'],
             ],
         ],
         'NWordGrams' => [

@@ -3,8 +3,10 @@
 //! their static properties read silently, as `isset` would.
 
 use super::shard::with_name;
+use super::convert::bytes_zval;
 use ext_php_rs::ffi::{zend_class_entry, zend_lookup_class_ex, zend_string, zval, HashTable};
-use ext_php_rs::types::Zval;
+use ext_php_rs::types::{ZendObject, Zval};
+use ext_php_rs::zend::ClassEntry;
 
 extern "C" {
     fn zend_read_static_property_ex(scope: *mut zend_class_entry, name: *mut zend_string, silent: bool) -> *mut zval;
@@ -37,4 +39,29 @@ pub(super) fn static_property(scope: *mut zend_class_entry, name: &'static str) 
 /// The class's static `$name`, if an array.
 pub(super) fn static_array(scope: *mut zend_class_entry, name: &'static str) -> Option<&'static HashTable> {
     static_property(scope, name)?.array()
+}
+
+/// PHP threw while the statics were read.
+pub(super) struct Thrown;
+
+/// The static variables of `class::method`, as
+/// `ReflectionMethod::getStaticVariables` gives them (the live values, as
+/// the method's next call will see them; their defaults before its first).
+/// An array zval; Ok(None) where `class` has no such method (a closure's
+/// scope, say).
+pub(super) fn method_statics(class: &[u8], method: &str) -> Result<Option<Zval>, Thrown> {
+    let exists = super::raw::call_function("method_exists", &mut [bytes_zval(class), bytes_zval(method.as_bytes())]).ok_or(Thrown)?;
+    let Some(reflection_class) = ClassEntry::try_find("ReflectionMethod").filter(|_| exists.bool() == Some(true)) else {
+        return Ok(None);
+    };
+    let reflection = ZendObject::new(reflection_class);
+    reflection.try_call_method("__construct", vec![&bytes_zval(class), &method]).map_err(|_| Thrown)?;
+    if super::raw::has_exception() {
+        return Err(Thrown);
+    }
+    let statics = reflection.try_call_method("getStaticVariables", vec![]).map_err(|_| Thrown)?;
+    if super::raw::has_exception() {
+        return Err(Thrown);
+    }
+    Ok(statics.is_array().then_some(statics))
 }

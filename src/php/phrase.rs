@@ -5,7 +5,16 @@
 //!   $to_string = false)`: the page's terms, lower-cased, split at
 //!   `PUNCT` and spaces, stemmed by the en_US Tokenizer's `stem`;
 //! - `yioop_codec\phrase\hyphenateEntities($class, &$string, $lang)`:
-//!   known multi-word entities hyphenated, true once done.
+//!   known multi-word entities hyphenated, true once done;
+//! - `yioop_codec\phrase\computeSafeSearchScore($class, &$word_lists,
+//!   $len, $url = "")`: the page's safe-search score, its unsafe terms
+//!   looked up in the word lists (Yioop sorts both for array_intersect).
+//!   The method's statics (its unsafe terms, worked out by Yioop on its
+//!   first call, and its URL regex) are read live through reflection; the
+//!   URL is matched by PHP's own preg_match. It declines (null) until
+//!   Yioop has its terms, and for input Yioop would throw on or that
+//!   runs other code (non-array word lists or lists, a Countable), a
+//!   length that is not an int, a URL that is not a string, null or false.
 //!
 //! `PUNCT` and `NS_LOCALE` are read from Yioop's constants at each call;
 //! case mapping of non-ASCII text is PHP's own `mb_strtolower`. The
@@ -24,15 +33,17 @@
 //! hyphenateEntities also declines where the locale's filter is not loaded
 //! yet (Yioop's first look-up loads it).
 
-use super::classes::{loaded, static_array, static_property};
+use super::classes::{loaded, method_statics, static_array, static_property};
+use super::keys::{entries, find as find_key, Key};
 use super::convert::{bytes_zval, is_numeric};
 use super::ngrams;
 use super::packed::list_of;
 use super::raw::{self, call_function, constant, Param, Signature};
 use super::stem_en::Stemmer;
-use super::zval::{array_zval, bool_zval};
+use super::zval::{array_zval, bool_zval, long_of, long_zval};
 use super::switched::calls_native;
-use crate::phrase::{hyphenate_entities, lower_case, replace_separators, split_terms, trims_to_nothing, Separators};
+use crate::phpnum::{self, Num};
+use crate::phrase::{hyphenate_entities, lower_case, replace_separators, safe_search_score, split_terms, trims_to_nothing, Separators};
 use ext_php_rs::ffi::{zend_class_entry, zend_hash_str_find, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
@@ -48,6 +59,12 @@ const NS_LOCALE: &str = "seekquarry\\yioop\\configs\\NS_LOCALE";
 static STEM_CHAR_GRAM_SEGMENT: Signature = Signature {
     name: "yioop_codec\\phrase\\stemCharGramSegment",
     params: &[Param::Value("class"), Param::Value("string"), Param::Value("lang"), Param::Optional("to_string", "false")],
+    returns: DataType::Mixed,
+};
+
+static COMPUTE_SAFE_SEARCH_SCORE: Signature = Signature {
+    name: "yioop_codec\\phrase\\computeSafeSearchScore",
+    params: &[Param::Value("class"), Param::Reference("word_lists"), Param::Value("len"), Param::Optional("url", "\"\"")],
     returns: DataType::Mixed,
 };
 
@@ -77,6 +94,67 @@ extern "C" fn hyphenate_entities_handler(ex: &mut ExecuteData, retval: &mut Zval
         }
         Ok(bool_zval(done))
     });
+}
+
+extern "C" fn compute_safe_search_score_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &COMPUTE_SAFE_SEARCH_SCORE, |args| {
+        let [class, word_lists, len] = args.values::<3>();
+        let url = args.take_optional(3).map(|z| &*z.dereference());
+        Ok(safe_search_score_of(class, word_lists, len, url).unwrap_or_default())
+    });
+}
+
+fn safe_search_score_of(class: &Zval, word_lists: &Zval, len: &Zval, url: Option<&Zval>) -> Option<Zval> {
+    let statics = method_statics(class.zend_str()?.as_bytes(), "computeSafeSearchScore").ok()??;
+    let statics = statics.array()?;
+    let unsafe_terms = statics.get("unsafe_terms")?.dereference().array()?;
+    let url_regex = statics.get("unsafe_url_regex")?.dereference();
+    // Yioop works out its unsafe terms on the first call that gets that far.
+    if unsafe_terms.len() == 0 || url_regex.zend_str().is_none() {
+        return None;
+    }
+    // count() of anything else throws or runs a Countable's own code.
+    let word_lists = word_lists.array()?;
+    let len = long_of(len)?;
+    let url = match url.filter(|url| !url.is_null() && url.bool() != Some(false)) {
+        None => None,
+        Some(url) => Some(url.zend_str()?.as_bytes()).filter(|url| !url.is_empty() && *url != b"0"),
+    };
+    if let Some(url) = url {
+        let matched = call_function("preg_match", &mut [url_regex.shallow_clone(), bytes_zval(url)])?;
+        if long_of(&matched) == Some(1) {
+            return Some(long_zval(1));
+        }
+    }
+    if word_lists.len() == 0 {
+        return Some(long_zval(0));
+    }
+    // The terms of both arrays are keys (array_keys), so array_intersect's
+    // string comparison is key equality: each unsafe term is looked up.
+    let (mut num_unsafe_terms, mut unsafe_count) = (0, Num::Int(0));
+    for (_, term) in entries(unsafe_terms) {
+        let term = term.dereference();
+        let key = match long_of(term) {
+            Some(i) => Key::Int(i),
+            None => Key::of_string(term.zend_str()?.as_bytes()),
+        };
+        let Some(list) = find_key(word_lists, key) else { continue };
+        let count = unsafe { &*list }.dereference().array()?.len() as i64;
+        if count > 0 {
+            num_unsafe_terms += 1;
+            unsafe_count = phpnum::add(unsafe_count, Num::Int(count));
+        }
+    }
+    Some(match safe_search_score(num_unsafe_terms, unsafe_count, len)? {
+        Num::Int(i) => long_zval(i),
+        Num::Float(f) => double_zval(f),
+    })
+}
+
+fn double_zval(f: f64) -> Zval {
+    let mut z = Zval::new();
+    z.set_double(f);
+    z
 }
 
 fn stem_char_gram_segment(class: &Zval, text: &Zval, lang: &Zval, to_string: Option<&Zval>) -> Option<Zval> {
@@ -157,7 +235,10 @@ fn hyphenated(text: &Zval, lang: &Zval) -> Option<String> {
     let filter = grams.fields()?;
     // Yioop asks ngramsContains, which asks the filter for
     // mb_strtolower of the window: the window is lower-cased already.
-    hyphenate_entities(text, &lowered, &mut |window| filter.contains(window.as_bytes()).ok())
+    hyphenate_entities(text, &lowered, &mut |windows| {
+        let windows: Vec<&[u8]> = windows.iter().map(|w| w.as_bytes()).collect();
+        filter.contains_each(&windows).into_iter().map(Result::ok).collect()
+    })
 }
 
 fn utf8(text: &Zval) -> Option<&str> {
@@ -235,4 +316,5 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
     module
         .function(STEM_CHAR_GRAM_SEGMENT.function(stem_char_gram_segment_handler))
         .function(HYPHENATE_ENTITIES.function(hyphenate_entities_handler))
+        .function(COMPUTE_SAFE_SEARCH_SCORE.function(compute_safe_search_score_handler))
 }

@@ -28,13 +28,14 @@
 //! `preg_last_error()` is left as the last preg call here sets it (Yioop's
 //! preg_match_all would leave its own); Yioop never reads it.
 
+use super::classes::method_statics;
 use super::raw::{self, Param, Signature};
 use crate::snippets::{leading_snippet, snippets, word_regex, Lengths, Stop, TextFunctions};
 use ext_php_rs::ffi::{_emalloc, zend_reference, zend_string};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendObject, Zval};
-use ext_php_rs::zend::{ClassEntry, ExecuteData};
+use ext_php_rs::types::Zval;
+use ext_php_rs::zend::ExecuteData;
 
 use super::convert::bytes_zval;
 use super::zval::long_zval;
@@ -188,19 +189,8 @@ fn lengths(class: &str) -> Result<Option<Lengths>, Stop> {
 /// `$last_words` a non-numeric string, and where it is this call's word
 /// string, `$word_regex` the regex it gives.
 fn statics_agree(class: &str, method: &str, word_string: &[u8], regex: &[u8]) -> Result<bool, Stop> {
-    // A closure's frame has a scope too: only a real method is reflected
-    // (ReflectionMethod would throw).
-    let exists = call("method_exists", &mut [bytes_zval(class.as_bytes()), bytes_zval(method.as_bytes())])?;
-    let Some(reflection_class) = ClassEntry::try_find("ReflectionMethod").filter(|_| exists.bool() == Some(true)) else {
-        return Ok(false);
-    };
-    let reflection = ZendObject::new(reflection_class);
-    reflection.try_call_method("__construct", vec![&class, &method]).map_err(|_| Stop)?;
-    if raw::has_exception() {
-        return Err(Stop);
-    }
-    let statics = reflection.try_call_method("getStaticVariables", vec![]).map_err(|_| Stop)?;
-    let Some(statics) = statics.array() else {
+    let statics = method_statics(class.as_bytes(), method).map_err(|_| Stop)?;
+    let Some(statics) = statics.as_ref().and_then(Zval::array) else {
         return Ok(false);
     };
     let text = |name: &str| statics.get(name).and_then(|v| v.dereference().zend_str()).map(|s| s.as_bytes().to_vec());

@@ -12,7 +12,7 @@ use seekquarry\yioop\library\WebArchive;
 use seekquarry\yioop\library\compressors\GzipCompressor;
 
 /**
- * [phrase string, locale] of the first $pages pages with a description in
+ * [phrase string, locale, URL] of the first $pages pages with a description in
  * the summaries archive $archive (web_archive_0.txt.gz).
  */
 function crawlTexts(string $archive, int $pages): array
@@ -27,7 +27,7 @@ function crawlTexts(string $archive, int $pages): array
             $url = $site[K::URL] ?? "";
             $text = UrlParser::getWordsInHostUrl($url) . " .. " . ($site[K::TITLE] ?? "")
                 . " ..  " . UrlParser::getWordsLastPathPartUrl($url) . " .. " . $site[K::DESCRIPTION];
-            $texts[] = [$text, $site[K::LANG] ?? "en-US"];
+            $texts[] = [$text, $site[K::LANG] ?? "en-US", $url];
         }
     }
     return $texts;
