@@ -15,9 +15,11 @@
 //! - `prefetch`: the cache-line hint that the scattered-read loops share.
 //! - [`archive`]: web archive records (summaries) read and inflated.
 //! - [`bloom`]: BloomFilterFile's look-up; [`md5_lanes`]: its digests, many at once.
+//! - [`canonical_en`]: the en_US Tokenizer's costly canonicalization patterns.
 
 pub mod archive;
 pub mod bloom;
+pub mod canonical_en;
 pub mod delta;
 pub mod dictionary;
 pub mod dispatch;

@@ -229,6 +229,9 @@ final class SwitchTable
                         'extractTripletByType' => '3859222b85ec354a',
                         'stemPhrase' => '5079c932eabe3771',
                     ]],
+                // Its replacement list is read from its own statics.
+                'canonicalizePunctuatedTerms' => ['07114d794cd425d4',
+                    'declines_void', 'native' => 'yioop_codec\\canonical_en'],
             ],
         ],
         // PhraseParser's look-ups of the n-word-gram filters it has loaded.

@@ -6,6 +6,7 @@
 // lists), which builds on `zval` (single zvals by their type tag).
 mod archive;
 mod bloom;
+mod canonical_en;
 mod classes;
 mod convert;
 mod dictionary;
@@ -97,6 +98,6 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .info_function(info::module_info);
     let module = shard_save::register(shard_build::register(shard::register(functions::register(module))));
     let module = dictionary::register_functions(archive::register(module));
-    let module = triplets_en::register(phrase::register(module));
+    let module = canonical_en::register(triplets_en::register(phrase::register(module)));
     snippets::register(ngrams::register(stem_en::register(bloom::register(module))))
 }

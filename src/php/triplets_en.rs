@@ -157,7 +157,7 @@ thread_local! {
 /// Whether the C library's locale classifies bytes as the C locale does,
 /// as far as Yioop's regexes and `str_word_count` can tell; checked once
 /// per locale name.
-fn ctype_is_ascii() -> bool {
+pub(super) fn ctype_is_ascii() -> bool {
     let name = unsafe { setlocale(LC_CTYPE, std::ptr::null()) };
     if name.is_null() {
         return false;

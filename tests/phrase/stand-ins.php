@@ -3,7 +3,8 @@
  * Yioop's classes that the native PhraseParser passes read, under their
  * names, for tests/PhraseTest.php and tests/TripletsTest.php: the en_US
  * Tokenizer (its no-stem list, its stemmer's scratch, its segment() that
- * gives its input back, the statics its triplets read) and
+ * gives its input back, the statics its triplets read, a method with the
+ * statics its canonicalization reads) and
  * NWordGrams (its filter cache). Their stem and ngramsContains hand the
  * call to the native functions, as the integration tool's guards do: the
  * native passes check that they do.
@@ -34,6 +35,16 @@ namespace seekquarry\yioop\locale\en_US\resources {
             public static function stem($word)
             {
                 return \yioop_codec\stem_en\stem(static::class, $word);
+            }
+
+            /** tests/CanonicalTest.php sets Yioop's replacement list. */
+            public static $recorded_substitutions = [];
+
+            public function canonicalizePunctuatedTerms(&$string)
+            {
+                static $substitutions = [];
+                $substitutions = static::$recorded_substitutions;
+                return \yioop_codec\canonical_en\canonicalizePunctuatedTerms($this, $string);
             }
         }
     }

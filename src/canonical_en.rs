@@ -1,0 +1,223 @@
+//! The en_US Tokenizer's `canonicalizePunctuatedTerms`: a list of PCRE
+//! replacements run over every page the queue server indexes. Most are
+//! literal and cheap for PCRE; the costly ones are two shapes that PCRE
+//! tries at nearly every letter, and those are done here:
+//! - a contraction, `/\b(\p{L}+)SUFFIX/` replaced by ` $1TAIL` (`n't` by
+//!   ` $1 not`, ...);
+//! - a word before `'s`, `/(w1|w2|...)\'s/i` replaced by `$1TAIL`.
+//!
+//! Neither has `/u`: PCRE reads bytes, `\p{L}` is a byte's Latin-1 code
+//! point being a letter, `\b` and `/i` use the C locale's tables (ASCII
+//! word bytes and case; the binding checks the locale). Each replacement
+//! scans the original text left to right and takes the leftmost match,
+//! the alternatives in order, as PCRE does. `recognize` tells the two
+//! shapes from the pattern and replacement strings; anything else is left
+//! to PHP's own `preg_replace`.
+
+use std::borrow::Cow;
+
+/// A replacement done here.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Replacement {
+    /// `/\b(\p{L}+)SUFFIX/` to ` $1TAIL`.
+    Contraction { suffix: Vec<u8>, tail: Vec<u8> },
+    /// `/(WORDS[0]|WORDS[1]|...)\'s/i` to `$1TAIL`.
+    WordIs { words: Vec<Vec<u8>>, tail: Vec<u8> },
+}
+
+/// PCRE stops a search after about a million steps; texts that would
+/// come anywhere near are left to PHP (`Replacement::apply` gives None).
+const MOST_STEPS: usize = 100_000;
+
+/// The replacement that `pattern` and `replacement` (PHP's strings, as
+/// `preg_replace` gets them) make, if one done here.
+pub fn recognize(pattern: &[u8], replacement: &[u8]) -> Option<Replacement> {
+    if let Some(suffix) = pattern.strip_prefix(br"/\b(\p{L}+)").and_then(|p| p.strip_suffix(b"/")) {
+        let suffix = unescape_suffix(suffix)?;
+        let tail = replacement.strip_prefix(b" $1").filter(|t| plain(t))?;
+        return Some(Replacement::Contraction { suffix, tail: tail.to_vec() });
+    }
+    let alternation = pattern.strip_prefix(b"/(")?.strip_suffix(br")\'s/i")?;
+    let words: Vec<Vec<u8>> = alternation.split(|&b| b == b'|').map(<[u8]>::to_vec).collect();
+    let tail = replacement.strip_prefix(b"$1").filter(|t| plain(t))?;
+    words.iter().all(|w| !w.is_empty() && w.iter().all(u8::is_ascii_alphabetic)).then(|| Replacement::WordIs { words, tail: tail.to_vec() })
+}
+
+/// Letters, then `\'` (an escaped apostrophe) and letters: the suffixes
+/// Yioop writes. Letters after the apostrophe keep matches apart.
+fn unescape_suffix(written: &[u8]) -> Option<Vec<u8>> {
+    let at = written.windows(2).position(|w| w == br"\'")?;
+    let (before, after) = (&written[..at], &written[at + 2..]);
+    let letters = |s: &[u8]| s.iter().all(u8::is_ascii_alphabetic);
+    (letters(before) && letters(after) && !after.is_empty()).then(|| [before, b"'", after].concat())
+}
+
+/// A replacement tail with nothing PCRE would read as a reference.
+fn plain(tail: &[u8]) -> bool {
+    tail.iter().all(|&b| b.is_ascii_alphanumeric() || b == b' ' || b == b'_')
+}
+
+impl Replacement {
+    /// The text with every match replaced; None where PCRE might have
+    /// run out of steps.
+    pub fn apply<'a>(&self, text: &'a [u8]) -> Option<Cow<'a, [u8]>> {
+        match self {
+            Replacement::Contraction { suffix, tail } => contraction(text, suffix, tail),
+            Replacement::WordIs { words, tail } => Some(word_is(text, words, tail)),
+        }
+    }
+}
+
+/// `\p{L}` outside UTF mode: the byte as a Latin-1 code point is a letter.
+fn is_latin1_letter(b: u8) -> bool {
+    b.is_ascii_alphabetic() || matches!(b, 0xAA | 0xB5 | 0xBA | 0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0xFF)
+}
+
+/// `\w` outside UTF mode, C locale: ASCII letters, digits and `_`.
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// `\b` before `text[at]`.
+fn boundary(text: &[u8], at: usize) -> bool {
+    let before = at > 0 && is_word(text[at - 1]);
+    let after = at < text.len() && is_word(text[at]);
+    before != after
+}
+
+/// `\b(\p{L}+)SUFFIX`: from each start where `\b` holds before a letter,
+/// the letters are taken greedily and given back one at a time until
+/// `suffix` follows them.
+fn contraction<'a>(text: &'a [u8], suffix: &[u8], tail: &[u8]) -> Option<Cow<'a, [u8]>> {
+    if memchr::memchr(b'\'', text).is_none() {
+        return Some(Cow::Borrowed(text));
+    }
+    let (mut out, mut copied, mut at, mut steps) = (Vec::new(), 0, 0, 0);
+    while at < text.len() {
+        if !is_latin1_letter(text[at]) || !boundary(text, at) {
+            at += 1;
+            continue;
+        }
+        let run_end = at + text[at..].iter().take_while(|&&b| is_latin1_letter(b)).count();
+        steps += 2 * (run_end - at) + 1;
+        if steps > MOST_STEPS {
+            return None;
+        }
+        match (at + 1..=run_end).rev().find(|&end| text[end..].starts_with(suffix)) {
+            Some(end) => {
+                out.extend_from_slice(&text[copied..at]);
+                out.push(b' ');
+                out.extend_from_slice(&text[at..end]);
+                out.extend_from_slice(tail);
+                at = end + suffix.len();
+                copied = at;
+            }
+            None => at += 1,
+        }
+    }
+    Some(finish(text, out, copied))
+}
+
+/// `(w1|w2|...)\'s` under `/i`: every match ends in an apostrophe and `s`
+/// or `S`, so only the few bytes before each apostrophe can start one;
+/// the leftmost start wins, then the first word that fits there.
+fn word_is<'a>(text: &'a [u8], words: &[Vec<u8>], tail: &[u8]) -> Cow<'a, [u8]> {
+    let longest = words.iter().map(Vec::len).max().unwrap_or(0);
+    let (mut out, mut copied) = (Vec::new(), 0);
+    for quote in memchr::memchr_iter(b'\'', text) {
+        if quote < copied || !matches!(text.get(quote + 1), Some(b's' | b'S')) {
+            continue;
+        }
+        let starts = quote.saturating_sub(longest).max(copied)..quote;
+        let found = starts.into_iter().any(|start| {
+            words.iter().any(|w| w.len() == quote - start && w.eq_ignore_ascii_case(&text[start..quote]))
+        });
+        // `$1` is the word itself: the text up to the apostrophe stays.
+        if found {
+            out.extend_from_slice(&text[copied..quote]);
+            out.extend_from_slice(tail);
+            copied = quote + 2;
+        }
+    }
+    finish(text, out, copied)
+}
+
+fn finish<'a>(text: &'a [u8], mut out: Vec<u8>, copied: usize) -> Cow<'a, [u8]> {
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.extend_from_slice(&text[copied..]);
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contraction_of(suffix: &str, tail: &str) -> Replacement {
+        Replacement::Contraction { suffix: suffix.as_bytes().to_vec(), tail: tail.as_bytes().to_vec() }
+    }
+
+    fn run(replacement: &Replacement, text: &str) -> String {
+        String::from_utf8_lossy(&replacement.apply(text.as_bytes()).unwrap()).into_owned()
+    }
+
+    #[test]
+    fn recognizes_the_two_shapes_and_nothing_else() {
+        assert_eq!(recognize(br"/\b(\p{L}+)n\'t/", b" $1 not"), Some(contraction_of("n't", " not")));
+        assert_eq!(recognize(br"/\b(\p{L}+)\'s/", b" $1_pos_s"), Some(contraction_of("'s", "_pos_s")));
+        let words = vec![b"who".to_vec(), b"it".to_vec()];
+        assert_eq!(recognize(br"/(who|it)\'s/i", b"$1 is"), Some(Replacement::WordIs { words, tail: b" is".to_vec() }));
+        for (pattern, replacement) in [
+            (&br"/\b(\p{L}+)\'d/u"[..], &b" $1 would"[..]),
+            (br"/\b(\p{L}+)\'d/", b" $2 would"),
+            (br"/\b(\p{L}+)\'d/", b" $1 \\1"),
+            (br"/\b(\p{L}+)d/", b" $1 x"),
+            (br"/\b(\p{L}+)\'/", b" $1 x"),
+            (br"/(who|it)\'s/", b"$1 is"),
+            (br"/(who|i.)\'s/i", b"$1 is"),
+            (br"/(who||it)\'s/i", b"$1 is"),
+            (br"/gimme/i", b"give me"),
+        ] {
+            assert_eq!(recognize(pattern, replacement), None, "{}", String::from_utf8_lossy(pattern));
+        }
+    }
+
+    #[test]
+    fn contractions_as_pcre_matches_them() {
+        let not = contraction_of("n't", " not");
+        // Expected values from PHP's own preg_replace of Yioop's patterns.
+        assert_eq!(run(&not, "I don't know, he can't"), "I  do not know, he  ca not");
+        assert_eq!(run(&not, "n't xn't 9an't _an't a_bn't"), "n't  x not 9an't _an't a_bn't");
+        assert_eq!(run(&not, "don'tdon't"), " do notdon't");
+        let would = contraction_of("'d", " would");
+        assert_eq!(run(&would, "caf\u{e9}'d I'd"), "caf\u{e9}'d  I would");
+        assert_eq!(run(&would, "no quote here"), "no quote here");
+    }
+
+    #[test]
+    fn a_latin1_letter_after_a_word_byte_starts_a_match_of_its_own() {
+        // "\xC3" is a letter to \p{L} but not a word byte: \b holds before it.
+        let would = contraction_of("'d", " would");
+        assert_eq!(would.apply(b"a\xC3'd").unwrap().as_ref(), b" a\xC3 would");
+        assert_eq!(would.apply(b"1\xC3'd").unwrap().as_ref(), b"1 \xC3 would");
+        assert_eq!(would.apply(b"\xA9\xC3'd").unwrap().as_ref(), b"\xA9\xC3'd");
+    }
+
+    #[test]
+    fn words_before_s_leftmost_then_in_order() {
+        let words = ["why", "it", "everyone", "one", "he", "she"].iter().map(|w| w.as_bytes().to_vec()).collect();
+        let is = Replacement::WordIs { words, tail: b" is".to_vec() };
+        assert_eq!(run(&is, "It's here, everyone's there, SHE'S gone"), "It is here, everyone is there, SHE is gone");
+        assert_eq!(run(&is, "someone's bits's whys x'S"), "someone is bits's whys x'S");
+        assert_eq!(run(&is, "he's'she's"), "he is'she is");
+    }
+
+    #[test]
+    fn texts_pcre_might_give_up_on_are_left_to_php() {
+        // (PHP's PCRE, with its JIT, still answers this one: leaving it is safe.)
+        let would = contraction_of("'d", " would");
+        let long: Vec<u8> = b"a\xC3".repeat(1000).into_iter().chain(*b"'x").collect();
+        assert_eq!(would.apply(&long), None);
+    }
+}

@@ -1,0 +1,99 @@
+//! `yioop_codec\canonical_en\canonicalizePunctuatedTerms($tokenizer, &$string)`:
+//! the en_US Tokenizer's `canonicalizePunctuatedTerms(&$string)`, called
+//! by the switched method with `$this`. Yioop runs its static list of
+//! PCRE replacements over the text in one `preg_replace`; here the list is
+//! read from the method's own statics (through reflection, as the method
+//! will see them) and run in order: the replacements `crate::canonical_en`
+//! recognizes natively, runs of the others through PHP's `preg_replace`
+//! with Yioop's own strings. A failed PHP run leaves null, as Yioop's one
+//! call does. True once `$string` is written.
+//!
+//! Declines (false, nothing changed) for a text that is not a UTF-8
+//! string, a C library locale whose classes are not ASCII's (PCRE's
+//! tables and `/i` follow it), a list that is not strings, a text so
+//! shaped that PCRE might give up on it.
+
+use super::classes::method_statics;
+use super::convert::bytes_zval;
+use super::keys::{entries, Key};
+use super::packed::list_of;
+use super::phrase::EN_TOKENIZER;
+use super::raw::{self, call_function, Param, Signature};
+use super::triplets_en::ctype_is_ascii;
+use super::zval::{array_zval, bool_zval};
+use crate::canonical_en::recognize;
+use ext_php_rs::flags::DataType;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::Zval;
+use ext_php_rs::zend::ExecuteData;
+
+static CANONICALIZE: Signature = Signature {
+    name: "yioop_codec\\canonical_en\\canonicalizePunctuatedTerms",
+    params: &[Param::Value("tokenizer"), Param::Reference("string")],
+    returns: DataType::Bool,
+};
+
+extern "C" fn canonicalize_handler(ex: &mut ExecuteData, retval: &mut Zval) {
+    raw::call(ex, retval, &CANONICALIZE, |args| {
+        let string = args.take(1).dereference_mut();
+        let canonical = canonicalized(string);
+        let done = canonical.is_some();
+        if let Some(canonical) = canonical {
+            *string = canonical;
+        }
+        Ok(bool_zval(done))
+    });
+}
+
+/// The text after every replacement: a string, or null where PHP's
+/// `preg_replace` failed.
+fn canonicalized(text: &Zval) -> Option<Zval> {
+    let text = text.zend_str()?.as_bytes();
+    std::str::from_utf8(text).ok()?;
+    if !ctype_is_ascii() {
+        return None;
+    }
+    let statics = method_statics(EN_TOKENIZER.as_bytes(), "canonicalizePunctuatedTerms").ok()??;
+    let substitutions = statics.array()?.get("substitutions")?.dereference().array()?;
+    let mut subject = text.to_vec();
+    let mut batch: Vec<(&[u8], &[u8])> = Vec::new();
+    for (key, value) in entries(substitutions) {
+        let Key::Str(pattern) = key else { return None };
+        let replacement = value.dereference().zend_str()?.as_bytes();
+        let Some(native) = recognize(pattern, replacement) else {
+            batch.push((pattern, replacement));
+            continue;
+        };
+        match preg_replace(&batch, subject)? {
+            Ok(replaced) => subject = replaced,
+            Err(failed) => return Some(failed),
+        }
+        batch.clear();
+        subject = native.apply(&subject)?.into_owned();
+    }
+    Some(match preg_replace(&batch, subject)? {
+        Ok(replaced) => bytes_zval(&replaced),
+        Err(failed) => failed,
+    })
+}
+
+/// PHP's `preg_replace` of `batch`'s patterns over `subject`: Ok with the
+/// text, Err with PHP's null where PCRE failed; None where it could not be
+/// called.
+fn preg_replace(batch: &[(&[u8], &[u8])], subject: Vec<u8>) -> Option<Result<Vec<u8>, Zval>> {
+    if batch.is_empty() {
+        return Some(Ok(subject));
+    }
+    let patterns = array_zval(list_of(batch.len(), |i| bytes_zval(batch[i].0)));
+    let replacements = array_zval(list_of(batch.len(), |i| bytes_zval(batch[i].1)));
+    let replaced = call_function("preg_replace", &mut [patterns, replacements, bytes_zval(&subject)])?;
+    Some(match replaced.zend_str() {
+        Some(text) => Ok(text.as_bytes().to_vec()),
+        None if replaced.is_null() => Err(replaced),
+        None => return None,
+    })
+}
+
+pub fn register(module: ModuleBuilder) -> ModuleBuilder {
+    module.function(CANONICALIZE.function(canonicalize_handler))
+}
