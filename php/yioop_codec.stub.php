@@ -438,6 +438,21 @@ namespace yioop_codec\phrase {
     function computeSafeSearchScore(mixed $class, mixed &$word_lists, mixed $len, mixed $url = ""): int|float|null {}
 }
 
+namespace yioop_codec\canonical_en {
+    /**
+     * The en_US Tokenizer's canonicalizePunctuatedTerms(&$string), called
+     * on $tokenizer ($this): Yioop's replacement list, read from the
+     * method's statics, run in order over $string; its contraction and
+     * word-before-'s replacements natively, the others through PHP's
+     * preg_replace with Yioop's strings (a failed one leaves null, as
+     * Yioop's single call does). True once $string is written; false
+     * ("declines", $string unchanged) for a text that is not a UTF-8
+     * string, a C library locale whose classes are not ASCII's, a list
+     * that is not strings, texts PCRE might run out of steps on.
+     */
+    function canonicalizePunctuatedTerms(mixed $tokenizer, mixed &$string): bool {}
+}
+
 namespace seekquarry\yioop\library {
     /**
      * The functions Yioop leaves undefined when this extension is loaded are
