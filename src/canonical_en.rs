@@ -85,37 +85,51 @@ fn boundary(text: &[u8], at: usize) -> bool {
     before != after
 }
 
-/// `\b(\p{L}+)SUFFIX`: from each start where `\b` holds before a letter,
-/// the letters are taken greedily and given back one at a time until
-/// `suffix` follows them.
+/// `\b(\p{L}+)SUFFIX`. PCRE tries each start where `\b` holds before a
+/// letter, takes the letters greedily and gives them back until `suffix`
+/// follows. The suffix's apostrophe is not a letter, so a start can only
+/// match with the apostrophe that ends its run of letters: each apostrophe
+/// (in order) is tried with the leftmost start of the run before it.
 fn contraction<'a>(text: &'a [u8], suffix: &[u8], tail: &[u8]) -> Option<Cow<'a, [u8]>> {
-    if memchr::memchr(b'\'', text).is_none() {
-        return Some(Cow::Borrowed(text));
+    let quote_at = suffix.iter().position(|&b| b == b'\'')?;
+    if pcre_steps_exceed(text, MOST_STEPS) {
+        return None;
     }
-    let (mut out, mut copied, mut at, mut steps) = (Vec::new(), 0, 0, 0);
-    while at < text.len() {
-        if !is_latin1_letter(text[at]) || !boundary(text, at) {
-            at += 1;
+    let (mut out, mut copied) = (Vec::new(), 0);
+    for quote in memchr::memchr_iter(b'\'', text) {
+        let Some(end) = quote.checked_sub(quote_at).filter(|&end| end >= copied && text[end..].starts_with(suffix)) else {
             continue;
-        }
-        let run_end = at + text[at..].iter().take_while(|&&b| is_latin1_letter(b)).count();
-        steps += 2 * (run_end - at) + 1;
-        if steps > MOST_STEPS {
-            return None;
-        }
-        match (at + 1..=run_end).rev().find(|&end| text[end..].starts_with(suffix)) {
-            Some(end) => {
-                out.extend_from_slice(&text[copied..at]);
-                out.push(b' ');
-                out.extend_from_slice(&text[at..end]);
-                out.extend_from_slice(tail);
-                at = end + suffix.len();
-                copied = at;
-            }
-            None => at += 1,
-        }
+        };
+        let letters = text[copied..end].iter().rev().take_while(|&&b| is_latin1_letter(b)).count();
+        let Some(start) = (end - letters..end).find(|&at| boundary(text, at)) else {
+            continue;
+        };
+        out.extend_from_slice(&text[copied..start]);
+        out.push(b' ');
+        out.extend_from_slice(&text[start..end]);
+        out.extend_from_slice(tail);
+        copied = end + suffix.len();
     }
     Some(finish(text, out, copied))
+}
+
+/// Whether PCRE's search for a contraction in `text` might take more than
+/// `most` steps: each start (a letter after `\b`) costs its run of letters
+/// twice, taken and given back. In ASCII a run has one start at most.
+fn pcre_steps_exceed(text: &[u8], most: usize) -> bool {
+    if text.is_ascii() && 3 * text.len() <= most {
+        return false;
+    }
+    let mut steps = 0;
+    for at in 0..text.len() {
+        if is_latin1_letter(text[at]) && boundary(text, at) {
+            steps += 2 * text[at..].iter().take_while(|&&b| is_latin1_letter(b)).count() + 1;
+            if steps > most {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// `(w1|w2|...)\'s` under `/i`: every match ends in an apostrophe and `s`

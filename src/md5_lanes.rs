@@ -91,29 +91,52 @@ unsafe fn compress_avx2(block: &[Lane; 16]) -> [Lane; 4] {
     compress_lanes(block)
 }
 
-/// MD5's 64 steps on every lane, from the starting state.
+/// MD5's 64 steps on every lane, from the starting state, a round (16
+/// steps of one mixing function) at a time. Plain loops over the lanes
+/// (no closures or `array::from_fn`, which are not inlined into the AVX2
+/// copy and would run without it).
 #[inline(always)]
 fn compress_lanes(block: &[Lane; 16]) -> [Lane; 4] {
-    let [mut a, mut b, mut c, mut d] = START.map(|s| [s; LANES]);
-    for step in 0..64 {
-        let (mix, word) = match step / 16 {
-            0 => (lanes(|l| (b[l] & c[l]) | (!b[l] & d[l])), step),
-            1 => (lanes(|l| (d[l] & b[l]) | (!d[l] & c[l])), (5 * step + 1) % 16),
-            2 => (lanes(|l| b[l] ^ c[l] ^ d[l]), (3 * step + 5) % 16),
-            _ => (lanes(|l| c[l] ^ (b[l] | !d[l])), (7 * step) % 16),
-        };
-        let m = &block[word];
-        let rotated =
-            lanes(|l| a[l].wrapping_add(mix[l]).wrapping_add(SINES[step]).wrapping_add(m[l]).rotate_left(SHIFTS[step]));
-        (a, d, c) = (d, c, b);
-        b = lanes(|l| b[l].wrapping_add(rotated[l]));
+    let mut state = [[START[0]; LANES], [START[1]; LANES], [START[2]; LANES], [START[3]; LANES]];
+    round::<0>(&mut state, block);
+    round::<1>(&mut state, block);
+    round::<2>(&mut state, block);
+    round::<3>(&mut state, block);
+    for (word, start) in state.iter_mut().zip(START) {
+        for lane in word.iter_mut() {
+            *lane = lane.wrapping_add(start);
+        }
     }
-    [a, b, c, d].iter().zip(START).map(|(lane, s)| lanes(|l| lane[l].wrapping_add(s))).collect::<Vec<_>>().try_into().expect("4 words")
+    state
 }
 
+/// One round, four steps at a time so that the four words change roles by
+/// name instead of by copying (`a`, `b`, `c`, `d`; then `d`, `a`, `b`, `c`; ...).
 #[inline(always)]
-fn lanes(f: impl Fn(usize) -> u32) -> Lane {
-    std::array::from_fn(f)
+fn round<const ROUND: usize>(state: &mut [Lane; 4], block: &[Lane; 16]) {
+    let [a, b, c, d] = state;
+    for first in (ROUND * 16..ROUND * 16 + 16).step_by(4) {
+        step::<ROUND>(a, b, c, d, block, first);
+        step::<ROUND>(d, a, b, c, block, first + 1);
+        step::<ROUND>(c, d, a, b, block, first + 2);
+        step::<ROUND>(b, c, d, a, block, first + 3);
+    }
+}
+
+/// MD5's step `step` on every lane: `a` becomes the new `b`.
+#[inline(always)]
+fn step<const ROUND: usize>(a: &mut Lane, b: &Lane, c: &Lane, d: &Lane, block: &[Lane; 16], step: usize) {
+    let m = &block[[step, (5 * step + 1) % 16, (3 * step + 5) % 16, (7 * step) % 16][ROUND]];
+    let (shift, sine) = (SHIFTS[step], SINES[step]);
+    for l in 0..LANES {
+        let mix = match ROUND {
+            0 => (b[l] & c[l]) | (!b[l] & d[l]),
+            1 => (d[l] & b[l]) | (!d[l] & c[l]),
+            2 => b[l] ^ c[l] ^ d[l],
+            _ => c[l] ^ (b[l] | !d[l]),
+        };
+        a[l] = b[l].wrapping_add(a[l].wrapping_add(mix).wrapping_add(sine).wrapping_add(m[l]).rotate_left(shift));
+    }
 }
 
 #[cfg(test)]

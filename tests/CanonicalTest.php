@@ -48,6 +48,27 @@ class CanonicalTest extends TestCase
         }
     }
 
+    /**
+     * Random texts over the letters, digits, marks and multi-byte letters
+     * the replacements turn on, against PHP's own preg_replace of Yioop's
+     * whole list.
+     */
+    public function testRandomTextsAsPhpsOwnPregReplace(): void
+    {
+        $list = self::$recorded['substitutions'];
+        $alphabet = ['a', 'n', 't', 'd', 'l', 'v', 'e', 'r', 's', 'S', 'h', 'I', 'T', 'w', 'o', "'", "'", "'", ' ', ' ',
+            '1', '_', '.', "\n", 'é', 'ª', 'Ü', 'µ', '×', 'M', 'D', ','];
+        mt_srand(19);
+        for ($i = 0; $i < 3000; $i++) {
+            $text = '';
+            for ($n = mt_rand(0, 40); $n > 0; $n--) {
+                $text .= $alphabet[mt_rand(0, count($alphabet) - 1)];
+            }
+            $want = preg_replace(array_keys($list), array_values($list), $text);
+            $this->assertSame([true, $want], self::canonical($text), json_encode($text));
+        }
+    }
+
     public function testTheListIsTheMethodsOwnStatic(): void
     {
         $text = "I don't know why he's here";
