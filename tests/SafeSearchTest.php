@@ -3,53 +3,8 @@ namespace YioopCodec\Tests;
 
 use PHPUnit\Framework\TestCase;
 
-/**
- * A method with computeSafeSearchScore's statics. Its first call sets them
- * from the recording, as Yioop's first call works its unsafe terms out;
- * later calls go to the native function, as the switched method's do.
- */
-class SafeSearchStandIn
-{
-    public static array $terms = [];
-    public static string $regex = '';
-
-    public static function computeSafeSearchScore(&$word_lists, $len, $url = "")
-    {
-        static $unsafe_url_regex = '';
-        static $unsafe_terms = [];
-        if ($unsafe_terms == []) {
-            [$unsafe_terms, $unsafe_url_regex] = [static::$terms, static::$regex];
-            return null;
-        }
-        return \yioop_codec\phrase\computeSafeSearchScore(static::class, $word_lists, $len, $url);
-    }
-}
-
-/** Its own statics (a method overridden has its own), never set. */
-class UnprimedStandIn extends SafeSearchStandIn
-{
-    public static function computeSafeSearchScore(&$word_lists, $len, $url = "")
-    {
-        static $unsafe_url_regex = '';
-        static $unsafe_terms = [];
-        return \yioop_codec\phrase\computeSafeSearchScore(static::class, $word_lists, $len, $url);
-    }
-}
-
-/** Its own statics, set to other terms. */
-class OtherTermsStandIn extends SafeSearchStandIn
-{
-    public static function computeSafeSearchScore(&$word_lists, $len, $url = "")
-    {
-        static $unsafe_url_regex = '';
-        static $unsafe_terms = [];
-        if ($unsafe_terms == []) {
-            [$unsafe_terms, $unsafe_url_regex] = [['debian', 42], '/^never$/'];
-            return null;
-        }
-        return \yioop_codec\phrase\computeSafeSearchScore(static::class, $word_lists, $len, $url);
-    }
-}
+require_once __DIR__ . '/safe_search/stand-ins.php';
+require_once __DIR__ . '/LoadedExtension.php';
 
 /**
  * yioop_codec\phrase\computeSafeSearchScore against Yioop's own
@@ -94,6 +49,18 @@ class SafeSearchTest extends TestCase
             $this->assertSame($call['score'], $score, "call $i");
             $this->assertSame($call['type'], get_debug_type($score), "call $i");
         }
+    }
+
+    /** Under opcache a method's statics are found through its map of them. */
+    public function testEveryRecordedCallUnderOpcache(): void
+    {
+        $child = __DIR__ . '/safe_search/opcache-child.php';
+        $cmd = [PHP_BINARY, '-d', 'opcache.enable_cli=1', '-d', 'extension=' . LoadedExtension::path(), $child];
+        $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        $out = stream_get_contents($pipes[1]);
+        $err = stream_get_contents($pipes[2]);
+        $this->assertSame(0, proc_close($proc), $err);
+        $this->assertSame("opcache on, 116 calls, 0 differ", trim($out), $err);
     }
 
     public function testListsHeldByReferenceCountAsTheirValues(): void

@@ -2,8 +2,8 @@
 //! the en_US Tokenizer's `canonicalizePunctuatedTerms(&$string)`, called
 //! by the switched method with `$this`. Yioop runs its static list of
 //! PCRE replacements over the text in one `preg_replace`; here the list is
-//! read from the method's own statics (through reflection, as the method
-//! will see them) and run in order: the replacements `crate::canonical_en`
+//! read from the method's own statics (in place, as the method will see
+//! them: `classes::live_statics`) and run in order: the replacements `crate::canonical_en`
 //! recognizes natively, runs of the others through PHP's `preg_replace`
 //! with Yioop's own strings. A failed PHP run leaves null, as Yioop's one
 //! call does. True once `$string` is written.
@@ -13,7 +13,7 @@
 //! tables and `/i` follow it), a list that is not strings, a text so
 //! shaped that PCRE might give up on it.
 
-use super::classes::method_statics;
+use super::classes::{live_statics, loaded_named};
 use super::convert::bytes_zval;
 use super::keys::{entries, Key};
 use super::packed::list_of;
@@ -53,8 +53,8 @@ fn canonicalized(text: &Zval) -> Option<Zval> {
     if !ctype_is_ascii() {
         return None;
     }
-    let statics = method_statics(EN_TOKENIZER.as_bytes(), "canonicalizePunctuatedTerms").ok()??;
-    let substitutions = statics.array()?.get("substitutions")?.dereference().array()?;
+    let statics = live_statics(loaded_named(EN_TOKENIZER)?, "canonicalizepunctuatedterms")?;
+    let substitutions = statics.get("substitutions")?.dereference().array()?;
     let mut subject = text.to_vec();
     let mut batch: Vec<(&[u8], &[u8])> = Vec::new();
     for (key, value) in entries(substitutions) {

@@ -4,7 +4,7 @@
 
 use super::shard::with_name;
 use super::convert::bytes_zval;
-use ext_php_rs::ffi::{zend_class_entry, zend_lookup_class_ex, zend_string, zval, HashTable};
+use ext_php_rs::ffi::{compiler_globals, zend_class_entry, zend_hash_str_find, zend_lookup_class_ex, zend_string, zval, HashTable};
 use ext_php_rs::types::{ZendObject, Zval};
 use ext_php_rs::zend::ClassEntry;
 
@@ -64,4 +64,30 @@ pub(super) fn method_statics(class: &[u8], method: &str) -> Result<Option<Zval>,
         return Err(Thrown);
     }
     Ok(statics.is_array().then_some(statics))
+}
+
+/// php-src's ZEND_USER_FUNCTION.
+const ZEND_USER_FUNCTION: u8 = 2;
+
+/// The static variables of the user method `lowercase_method` of `class`,
+/// as its next call will see them (what `getStaticVariables` copies, read
+/// in place): the live table once a call has bound them, before that the
+/// defaults it will be made from. php-src's ZEND_MAP_PTR_GET, NTS: the
+/// pointer is the table itself, or (odd) an offset into the compiler
+/// globals' map, as opcache makes it.
+pub(super) fn live_statics(class: *mut zend_class_entry, lowercase_method: &str) -> Option<&'static HashTable> {
+    let functions = unsafe { &(*class).function_table };
+    let slot = unsafe { zend_hash_str_find(functions, lowercase_method.as_ptr().cast(), lowercase_method.len()) };
+    let function = unsafe { slot.as_ref()?.value.func.as_ref()? };
+    if unsafe { function.type_ } != ZEND_USER_FUNCTION {
+        return None;
+    }
+    let op_array = unsafe { &function.op_array };
+    let map_ptr = op_array.static_variables_ptr__ptr as usize;
+    let live = if map_ptr & 1 == 1 {
+        unsafe { *compiler_globals.map_ptr_base.cast::<u8>().add(map_ptr).cast::<*mut HashTable>() }
+    } else {
+        map_ptr as *mut HashTable
+    };
+    unsafe { if live.is_null() { op_array.static_variables } else { live }.as_ref() }
 }

@@ -10,7 +10,8 @@
 //!   $len, $url = "")`: the page's safe-search score, its unsafe terms
 //!   looked up in the word lists (Yioop sorts both for array_intersect).
 //!   The method's statics (its unsafe terms, worked out by Yioop on its
-//!   first call, and its URL regex) are read live through reflection; the
+//!   first call, and its URL regex) are read in place
+//!   (`classes::live_statics`); the
 //!   URL is matched by PHP's own preg_match. It declines (null) until
 //!   Yioop has its terms, and for input Yioop would throw on or that
 //!   runs other code (non-array word lists or lists, a Countable), a
@@ -33,7 +34,7 @@
 //! hyphenateEntities also declines where the locale's filter is not loaded
 //! yet (Yioop's first look-up loads it).
 
-use super::classes::{loaded, method_statics, static_array, static_property};
+use super::classes::{live_statics, loaded, static_array, static_property};
 use super::keys::{entries, find as find_key, Key};
 use super::convert::{bytes_zval, is_numeric};
 use super::ngrams;
@@ -105,8 +106,7 @@ extern "C" fn compute_safe_search_score_handler(ex: &mut ExecuteData, retval: &m
 }
 
 fn safe_search_score_of(class: &Zval, word_lists: &Zval, len: &Zval, url: Option<&Zval>) -> Option<Zval> {
-    let statics = method_statics(class.zend_str()?.as_bytes(), "computeSafeSearchScore").ok()??;
-    let statics = statics.array()?;
+    let statics = live_statics(loaded(class)?, "computesafesearchscore")?;
     let unsafe_terms = statics.get("unsafe_terms")?.dereference().array()?;
     let url_regex = statics.get("unsafe_url_regex")?.dereference();
     // Yioop works out its unsafe terms on the first call that gets that far.
