@@ -92,6 +92,10 @@ fn boundary(text: &[u8], at: usize) -> bool {
 /// (in order) is tried with the leftmost start of the run before it.
 fn contraction<'a>(text: &'a [u8], suffix: &[u8], tail: &[u8]) -> Option<Cow<'a, [u8]>> {
     let quote_at = suffix.iter().position(|&b| b == b'\'')?;
+    // Without an apostrophe PCRE gives up at once (its required byte).
+    if memchr::memchr(b'\'', text).is_none() {
+        return Some(Cow::Borrowed(text));
+    }
     if pcre_steps_exceed(text, MOST_STEPS) {
         return None;
     }
