@@ -16,14 +16,8 @@
  */
 namespace seekquarry\yioop\configs;
 
-[, $yioop, $archive, $out] = $argv;
-$pages = (int)($argv[4] ?? 100);
-$compare = in_array("--compare", $argv, true);
-require dirname(__DIR__, 2) . "/bench/e2e/yioop-boot.php";
 require __DIR__ . "/crawl-texts.php";
-$work = sys_get_temp_dir() . "/record-canonical-" . getmypid();
-mkdir($work);
-bootYioop("$yioop/src", $work);
+[$yioop, $archive, $out, $pages, $compare, $work] = startRecorder("canonical", $argv, 100);
 
 use seekquarry\yioop\locale\en_US\resources\Tokenizer;
 

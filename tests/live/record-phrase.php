@@ -22,14 +22,8 @@
  */
 namespace seekquarry\yioop\configs;
 
-[, $yioop, $archive, $out] = $argv;
-$pages = (int)($argv[4] ?? 120);
-$compare = in_array("--compare", $argv, true);
-require dirname(__DIR__, 2) . "/bench/e2e/yioop-boot.php";
 require __DIR__ . "/crawl-texts.php";
-$work = sys_get_temp_dir() . "/record-phrase-" . getmypid();
-mkdir($work);
-bootYioop("$yioop/src", $work);
+[$yioop, $archive, $out, $pages, $compare, $work] = startRecorder("phrase", $argv, 120);
 
 use seekquarry\yioop\library\PhraseParser;
 
