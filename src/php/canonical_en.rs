@@ -26,6 +26,7 @@ use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ExecuteData;
+use std::borrow::Cow;
 
 static CANONICALIZE: Signature = Signature {
     name: "yioop_codec\\canonical_en\\canonicalizePunctuatedTerms",
@@ -69,7 +70,10 @@ fn canonicalized(text: &Zval) -> Option<Zval> {
             Err(failed) => return Some(failed),
         }
         batch.clear();
-        subject = native.apply(&subject)?.into_owned();
+        // Most texts hold no match: the text is kept, not copied.
+        if let Cow::Owned(replaced) = native.apply(&subject)? {
+            subject = replaced;
+        }
     }
     Some(match preg_replace(&batch, subject)? {
         Ok(replaced) => bytes_zval(&replaced),

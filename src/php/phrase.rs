@@ -36,7 +36,7 @@
 
 use super::classes::{live_statics, loaded, static_array, static_property};
 use super::keys::{entries, find as find_key, Key};
-use super::convert::{bytes_zval, is_numeric};
+use super::convert::{bytes_zval, is_numeric, num_zval};
 use super::ngrams;
 use super::packed::list_of;
 use super::raw::{self, call_function, constant, Param, Signature};
@@ -145,16 +145,7 @@ fn safe_search_score_of(class: &Zval, word_lists: &Zval, len: &Zval, url: Option
             unsafe_count = phpnum::add(unsafe_count, Num::Int(count));
         }
     }
-    Some(match safe_search_score(num_unsafe_terms, unsafe_count, len)? {
-        Num::Int(i) => long_zval(i),
-        Num::Float(f) => double_zval(f),
-    })
-}
-
-fn double_zval(f: f64) -> Zval {
-    let mut z = Zval::new();
-    z.set_double(f);
-    z
+    safe_search_score(num_unsafe_terms, unsafe_count, len).map(num_zval)
 }
 
 fn stem_char_gram_segment(class: &Zval, text: &Zval, lang: &Zval, to_string: Option<&Zval>) -> Option<Zval> {

@@ -28,7 +28,7 @@
 //! `preg_last_error()` is left as the last preg call here sets it (Yioop's
 //! preg_match_all would leave its own); Yioop never reads it.
 
-use super::classes::method_statics;
+use super::classes::{live_statics, loaded, ZEND_USER_FUNCTION};
 use super::raw::{self, Param, Signature};
 use crate::snippets::{leading_snippet, snippets, word_regex, Lengths, Stop, TextFunctions};
 use ext_php_rs::ffi::{_emalloc, zend_reference, zend_string};
@@ -46,8 +46,7 @@ static GET_SNIPPETS: Signature = Signature {
     returns: DataType::Mixed,
 };
 
-/// php-src's ZEND_USER_FUNCTION, PREG_OFFSET_CAPTURE.
-const ZEND_USER_FUNCTION: u8 = 2;
+/// php-src's PREG_OFFSET_CAPTURE.
 const PREG_OFFSET_CAPTURE: i64 = 256;
 /// Longer word strings decline: a pattern PCRE might refuse to compile
 /// would warn where Yioop warns only later.
@@ -185,12 +184,12 @@ fn lengths(class: &str) -> Result<Option<Lengths>, Stop> {
     Ok(Some(Lengths { left: values[0], right: values[1], min_source: values[2] }))
 }
 
-/// The calling method's statics (ReflectionMethod::getStaticVariables):
+/// The calling method's statics (read in place, `classes::live_statics`):
 /// `$last_words` a non-numeric string, and where it is this call's word
 /// string, `$word_regex` the regex it gives.
 fn statics_agree(class: &str, method: &str, word_string: &[u8], regex: &[u8]) -> Result<bool, Stop> {
-    let statics = method_statics(class.as_bytes(), method).map_err(|_| Stop)?;
-    let Some(statics) = statics.as_ref().and_then(Zval::array) else {
+    let scope = loaded(&bytes_zval(class.as_bytes()));
+    let Some(statics) = scope.and_then(|scope| live_statics(scope, &method.to_ascii_lowercase())) else {
         return Ok(false);
     };
     let text = |name: &str| statics.get(name).and_then(|v| v.dereference().zend_str()).map(|s| s.as_bytes().to_vec());
