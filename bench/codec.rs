@@ -33,8 +33,8 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;
-use yioop_codec::modified9::{self, DecodeBackend, EncodeBackend};
-use yioop_codec::posting::{self, Format};
+use yioop_codec::codec::modified9::{self, DecodeBackend, EncodeBackend};
+use yioop_codec::codec::posting::{self, Format};
 
 /// splitmix64: a small deterministic generator for the inputs.
 struct Rng(u64);

@@ -1,5 +1,5 @@
 //! Inflating web archive records (`GzipCompressor::uncompress`): libdeflate,
-//! as `crate::archive::inflate` does it, against zlib's algorithm (zlib-rs
+//! as `crate::index::archive::inflate` does it, against zlib's algorithm (zlib-rs
 //! through flate2, which is what PHP's gzinflate runs, in Rust) and
 //! miniz_oxide (flate2's default), in records per second.
 //!
@@ -43,7 +43,7 @@ fn inflate(c: &mut Criterion) {
         let records: Vec<(Vec<u8>, usize)> = (0..64).map(|i| record(words, i)).collect();
         group.throughput(Throughput::Elements(records.len() as u64));
         group.bench_with_input(BenchmarkId::new("libdeflate", words), &records, |b, records| {
-            b.iter(|| records.iter().map(|(r, _)| yioop_codec::archive::inflate::inflate(black_box(r)).unwrap().len()).sum::<usize>())
+            b.iter(|| records.iter().map(|(r, _)| yioop_codec::index::archive::inflate::inflate(black_box(r)).unwrap().len()).sum::<usize>())
         });
         group.bench_with_input(BenchmarkId::new("zlib-rs", words), &records, |b, records| {
             let mut out = Vec::new();

@@ -13,8 +13,8 @@ use criterion::{
 };
 use anyhow::Context as _;
 use std::hint::black_box;
-use yioop_codec::opencl::{self, OpenClContext};
-use yioop_codec::{delta, modified9};
+use yioop_codec::codec::opencl::{self, OpenClContext};
+use yioop_codec::codec::{delta, modified9};
 
 fn lengths() -> Vec<usize> {
     let max =

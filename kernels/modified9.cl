@@ -1,8 +1,8 @@
 /*
  * Modified9 decode, data parallel (OpenCL C 1.2). Appended to prefix_sum.cl
- * by src/opencl.rs; same -D WG / -D ITEMS, same tiles.
+ * by src/codec/opencl/setup.rs; same -D WG / -D ITEMS, same tiles.
  *
- * Byte for byte the rules of decode_word in src/modified9/ (Yioop's
+ * Byte for byte the rules of decode_word in src/codec/modified9/ (Yioop's
  * unpackListModified9):
  *   - the layout (bits per element, slots) comes from the first byte:
  *     selector bits 5-4 00 -> 1x28, 01 -> 2x14, 10 -> 3x9; 11 -> the first

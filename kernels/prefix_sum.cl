@@ -1,7 +1,7 @@
 /*
  * Work-efficient scans for yioop_codec's OpenCL path (OpenCL C 1.2).
  *
- * Built by src/opencl.rs with -D WG=<work-group size, a power of two> and
+ * Built by src/codec/opencl/setup.rs with -D WG=<work-group size, a power of two> and
  * -D ITEMS=<elements per work item>; a work group handles one tile of
  * TILE = WG * ITEMS elements.
  *

@@ -3,7 +3,7 @@
 //! backend this CPU has against the scalar one.
 
 use proptest::prelude::*;
-use yioop_codec::modified9::{
+use yioop_codec::codec::modified9::{
     decode_word, decode_word_reference, decode_words, decode_words_with, encode, encode_reference,
     encode_with, DecodeBackend, EncodeBackend,
 };

@@ -2,9 +2,10 @@
 //! every vector whose inputs are plain ints, lists of ints and strings.
 
 use serde_json::Value;
-use yioop_codec::phpnum::Num;
-use yioop_codec::posting::{self, Format};
-use yioop_codec::{delta, modified9, phpnum, queue_weight};
+use yioop_codec::php_semantics::num::Num;
+use yioop_codec::codec::posting::{self, Format};
+use yioop_codec::codec::{delta, modified9, queue_weight};
+use yioop_codec::php_semantics::num;
 
 fn vectors(format: Format, function: &str) -> Vec<Value> {
     let path = format!(
@@ -167,7 +168,7 @@ fn unpack_int() {
             if v["args"][0].get("hex").is_none() {
                 continue; // non-strings give false: PHP layer
             }
-            assert_eq!(phpnum::unpack_int(&hex(&v["args"][0])), v["ret"].as_i64().unwrap(), "{v}");
+            assert_eq!(num::unpack_int(&hex(&v["args"][0])), v["ret"].as_i64().unwrap(), "{v}");
         }
     }
 }

@@ -10,9 +10,9 @@ use proptest::prelude::*;
 use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
-use yioop_codec::dispatch::{self, Dispatch, Mode};
-use yioop_codec::opencl::{self, OpenClContext};
-use yioop_codec::{delta, modified9};
+use yioop_codec::codec::backend::{self, Dispatch, Mode};
+use yioop_codec::codec::opencl::{self, OpenClContext};
+use yioop_codec::codec::{delta, modified9};
 
 // ---- contexts ----
 
@@ -414,7 +414,7 @@ fn dispatch_gives_scalar_results_in_every_mode() {
 #[test]
 fn status_reports_a_live_context() {
     let Some(context) = device("status_reports_a_live_context") else { return };
-    let status = dispatch::opencl_status(false);
+    let status = backend::opencl_status(false);
     assert!(status.compiled && status.live && status.tried, "{status:?}");
     assert_eq!(status.device.as_deref(), Some(context.device_name()));
     assert_eq!(status.platform.as_deref(), Some(context.platform_name()));
@@ -469,7 +469,7 @@ fn without_a_driver_context_creation_fails_readably_and_dispatch_runs_scalar() {
         assert!(reason.contains("no OpenCL platform"), "{reason}");
         // The failure is remembered, and shown.
         assert_eq!(opencl::context().err(), Some(reason));
-        let status = dispatch::opencl_status(true);
+        let status = backend::opencl_status(true);
         assert!(status.compiled && status.tried && !status.live, "{status:?}");
         assert_eq!(status.reason.as_deref(), Some(reason));
         assert!(matches!(opencl::state(), opencl::State::Failed(_)));
@@ -580,7 +580,7 @@ fn a_child_forked_before_any_opencl_makes_its_own_context() {
 
 mod probe_runs {
     use std::time::{Duration, Instant};
-    use yioop_codec::opencl::probe::{self, Ending, Reporter};
+    use yioop_codec::codec::opencl::probe::{self, Ending, Reporter};
 
     const LIMIT: Duration = Duration::from_secs(20);
 
@@ -759,16 +759,16 @@ fn a_live_context_says_its_probe_passed() {
     assert!(probe.starts_with("passed in ") || probe.starts_with("none (OpenCL was already started"), "{probe}");
 }
 
-// ---- whole posting lists (src/shard/decoded_list.rs) ----
+// ---- whole posting lists (src/index/shard/decoded_list.rs) ----
 
 /// A recorded shard's whole word_docs section decoded as one list on the
 /// device: every posting the slices frame gets the elements the scalar
 /// decode of its own bytes gives.
 #[test]
 fn whole_lists_decoded_on_the_device_match_each_posting_decoded_alone() {
-    use yioop_codec::shard::decoded_list::DecodedList;
-    use yioop_codec::shard::postings::WordDocs;
-    use yioop_codec::shard::{OpenShard, ShardFile};
+    use yioop_codec::index::shard::decoded_list::DecodedList;
+    use yioop_codec::index::shard::word_docs::WordDocs;
+    use yioop_codec::index::shard::{OpenShard, ShardFile};
     let test = "whole_lists_decoded_on_the_device_match_each_posting_decoded_alone";
     if device(test).is_none() {
         return;

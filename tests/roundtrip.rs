@@ -16,8 +16,8 @@
 //! fold, and 2^27 has the fold flag set, so 2^27 - 1 cannot come back.
 
 use proptest::prelude::*;
-use yioop_codec::phpnum::Num;
-use yioop_codec::posting::{pack_posting, unpack_posting, Format, Posting};
+use yioop_codec::php_semantics::num::Num;
+use yioop_codec::codec::posting::{pack_posting, unpack_posting, Format, Posting};
 
 const FOLD_DOCS: std::ops::Range<i64> = 32768..262144;
 /// The fold adds `(FOLD_BASE + doc) << 9` to the stored first delta.

@@ -1,6 +1,6 @@
 //! `yioop_codec\archive\getObjects($archive, $offset, $num, $next_flag,
 //! $fh, $max_size)`: `WebArchive::getObjects` with a `GzipCompressor`, the
-//! records read and inflated natively (`crate::archive`) and each one
+//! records read and inflated natively (`crate::index::archive`) and each one
 //! unserialized natively (`super::serialized`) or, for a text that reader
 //! leaves, by PHP's own `unserialize`, called as Yioop calls it
 //! (`@unserialize`). `php/yioop-integrate.php` makes Yioop's method call it.
@@ -14,7 +14,7 @@
 //! short or reach the end, or `gzinflate` would warn.
 //!
 //! With no handle it reads through the descriptor the shard reads share for
-//! the file's current inode (`crate::shard::file::shared_descriptor`)
+//! the file's current inode (`crate::index::shard::file::shared_descriptor`)
 //! instead of opening the file every call; with one, through the handle's
 //! own descriptor, and it leaves the handle where Yioop's reads would.
 
@@ -24,7 +24,7 @@ use super::packed::{list_of, pair_of};
 use super::raw::{self, Param, Signature};
 use super::shard::Shard;
 use super::zval::{array_zval, long_of, long_zval};
-use crate::archive::{self as core, inflate, Decline, Records};
+use crate::index::archive::{self as core, inflate, Decline, Records};
 use ext_php_rs::ffi::{zend_call_known_function, zend_fetch_function_str, zend_function, zend_resource, zval};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
@@ -169,7 +169,7 @@ fn archive_file(archive: &Shard) -> Result<Rc<File>, Decline> {
         return Err(Decline);
     }
     let path = std::path::Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(name));
-    match crate::shard::file::shared_descriptor(path) {
+    match crate::index::shard::file::shared_descriptor(path) {
         Ok(Some((file, _))) => Ok(file),
         _ => Err(Decline), // fopen would warn
     }

@@ -1,6 +1,6 @@
 //! `yioop_codec\bloom\contains($filter, $value)`: BloomFilterFile's
 //! `contains`, on the object's own `filter`, `filter_size` and `num_keys`
-//! (core: `crate::bloom`). `php/yioop-integrate.php` makes Yioop's method
+//! (core: `crate::index::bloom`). `php/yioop-integrate.php` makes Yioop's method
 //! call it. It gives Yioop's bool, or null (declines, nothing changed) for
 //! what it leaves to Yioop's PHP: a value that is not a string (md5()
 //! would convert it), fields not as Yioop's filter files hold them (a
@@ -10,7 +10,7 @@
 use super::raw::{self, Param, Signature};
 use super::shard::Shard;
 use super::zval::{bool_zval, long_of};
-use crate::bloom::BloomFilter;
+use crate::index::bloom::BloomFilter;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendObject, Zval};

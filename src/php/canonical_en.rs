@@ -3,7 +3,7 @@
 //! by the switched method with `$this`. Yioop runs its static list of
 //! PCRE replacements over the text in one `preg_replace`; here the list is
 //! read from the method's own statics (in place, as the method will see
-//! them: `classes::live_statics`) and run in order: the replacements `crate::canonical_en`
+//! them: `classes::live_statics`) and run in order: the replacements `crate::text::en_us::canonical`
 //! recognizes natively, runs of the others through PHP's `preg_replace`
 //! with Yioop's own strings. A failed PHP run leaves null, as Yioop's one
 //! call does. True once `$string` is written.
@@ -21,7 +21,7 @@ use super::phrase::EN_TOKENIZER;
 use super::raw::{self, call_function, Param, Signature};
 use super::triplets_en::ctype_is_ascii;
 use super::zval::{array_zval, bool_zval};
-use crate::canonical_en::recognize;
+use crate::text::en_us::canonical::recognize;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;

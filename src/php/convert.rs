@@ -3,7 +3,7 @@
 
 use super::packed;
 use super::zval::{array_zval, long_of, long_zval};
-use crate::phpnum::Num;
+use crate::php_semantics::num::Num;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::boxed::ZBox;

@@ -4,7 +4,7 @@
 //! `php/yioop-integrate.php` makes Yioop's method call it.
 //!
 //! The object's files and blocks are kept natively
-//! (`crate::dictionary::files`) while its `$this->fhs`, `$this->file_lens`
+//! (`crate::index::dictionary::files`) while its `$this->fhs`, `$this->file_lens`
 //! and `$this->blocks` stay as the constructor left them; `$this->read_tier`
 //! is written as Yioop writes it. Before a call declines, the object is
 //! handed over to Yioop's PHP as its own reads would have left it: the
@@ -22,9 +22,9 @@ use super::packed::list_of;
 use super::raw::{self, Param, Signature};
 use super::shard::Shard;
 use super::zval::{array_zval, long_of, long_zval};
-use crate::dictionary::{self, DictFiles, Entry, Found, Host, Query};
-use crate::phpnum::{self, Num};
-use crate::shard::ShardError;
+use crate::index::dictionary::{self, DictFiles, Entry, Found, Host, Query};
+use crate::php_semantics::num::{self, Num};
+use crate::index::shard::ShardError;
 use ext_php_rs::ffi::{zend_object, zend_string, zval};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
@@ -127,7 +127,7 @@ fn int_constant(full: &str) -> Result<i64, Decline> {
 /// An int, or a string that is an int's canonical decimal (PHP compares
 /// and multiplies it as that int).
 fn int_like(value: &Zval) -> Option<i64> {
-    long_of(value).or_else(|| phpnum::integer_key(value.zend_str()?.as_bytes()))
+    long_of(value).or_else(|| num::integer_key(value.zend_str()?.as_bytes()))
 }
 
 fn is_empty_or_null(value: Option<&Zval>) -> bool {
@@ -153,7 +153,7 @@ fn active_tiers(object: &Props) -> Result<Vec<(i64, Zval)>, Decline> {
         .map(|tier| {
             let tier = tier.dereference();
             let text = tier.zend_str().ok_or(Decline)?;
-            phpnum::integer_key(text.as_bytes()).map(|n| (n, tier.shallow_clone())).ok_or(Decline)
+            num::integer_key(text.as_bytes()).map(|n| (n, tier.shallow_clone())).ok_or(Decline)
         })
         .collect()
 }
@@ -197,7 +197,7 @@ fn estimated_total(found: &Found, total_generations: i64, start_generation: i64)
     let span = total_generations.checked_sub(start_generation).ok_or(Decline)?;
     let product = span.checked_mul(found.count).ok_or(Decline)?;
     let divisor = found.max_generation.checked_sub(start_generation).ok_or(Decline)?;
-    match phpnum::div(Num::Int(product), Num::Int(divisor)).ok_or(Decline)? {
+    match num::div(Num::Int(product), Num::Int(divisor)).ok_or(Decline)? {
         Num::Int(i) => Ok(long_zval(i)),
         Num::Float(d) => {
             let mut z = Zval::new();

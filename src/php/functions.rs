@@ -11,12 +11,12 @@ use super::convert::{
 use super::raw::{self, Param, Signature};
 use super::zval::{array_zval, long_of, long_zval};
 use super::{packed, settings};
-use crate::modified9::{self, EncodeError, NeverReturns, PostString, Reached};
-use crate::phpnum::{self, Num};
-use crate::dispatch::Dispatch;
-use crate::posting;
-use crate::posting_list;
-use crate::{delta, queue_weight};
+use crate::codec::modified9::{self, EncodeError, NeverReturns, PostString, Reached};
+use crate::php_semantics::num::{self, Num};
+use crate::codec::backend::Dispatch;
+use crate::codec::posting;
+use crate::codec::posting_list;
+use crate::codec::{delta, queue_weight};
 use ext_php_rs::prelude::*;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::{ArrayKey, ZendHashTable, Zval};
@@ -127,7 +127,7 @@ raw_function!(UNPACK_INT, unpack_int_handler, "unpackInt", [Param::Value("str")]
 
 fn unpack_int(str: &Zval) -> Zval {
     match str.dereference().zend_str() {
-        Some(s) => long_zval(phpnum::unpack_int(s.as_bytes())),
+        Some(s) => long_zval(num::unpack_int(s.as_bytes())),
         None => {
             let mut z = Zval::new();
             z.set_bool(false);
@@ -503,7 +503,7 @@ fn offset_never_returns(function: &str) -> PhpException {
 fn substr_refuses(offset: &Zval) -> Option<&'static str> {
     let offset = offset.dereference();
     if let Some(f) = offset.double().filter(|_| offset.is_double()) {
-        return (!phpnum::float_fits_int(f)).then_some("float");
+        return (!num::float_fits_int(f)).then_some("float");
     }
     let s = offset.zend_str()?;
     (!is_numeric(s.as_bytes())).then_some("string")
@@ -727,7 +727,7 @@ fn de_delta_sequential(array: &mut ZendHashTable) -> Fallible<()> {
     }
     let resume_at = de_delta_ints_in_place(slots);
     for i in resume_at..slots.len() {
-        let sum = phpnum::add(operand(&slots[i], "+")?, operand(&slots[i - 1], "+")?);
+        let sum = num::add(operand(&slots[i], "+")?, operand(&slots[i - 1], "+")?);
         slots[i] = num_zval(sum);
     }
     Ok(())
@@ -762,7 +762,7 @@ fn de_delta_by_key(array: &mut ZendHashTable) -> Fallible<()> {
     for i in 1..count {
         let previous = key_operand(array, i - 1)?;
         let current = key_operand(array, i)?;
-        let sum = num_zval(phpnum::add(current, previous));
+        let sum = num_zval(num::add(current, previous));
         array
             .insert_at_index(i, sum)
             .map_err(|e| type_error(format!("deDeltaList(): {e}")))?;

@@ -9,7 +9,7 @@
 //! array, and the one reads they make (slot and bucket) are of live memory
 //! of the array as it is now.
 
-use crate::prefetch::prefetch;
+use crate::index::prefetch::prefetch;
 use ext_php_rs::ffi::{Bucket, HashTable};
 
 /// php-src's HASH_FLAG_PACKED and HASH_FLAG_UNINITIALIZED: no hash part.

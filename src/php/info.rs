@@ -1,7 +1,7 @@
 //! The phpinfo() / `php --ri yioop` section.
 
 use super::settings;
-use crate::dispatch::{self, Dispatch, Mode};
+use crate::codec::backend::{self, Dispatch, Mode};
 use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_row, info_table_start};
 
@@ -23,7 +23,7 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
 /// the settings could use it: building one takes a moment.
 fn opencl_rows(dispatch: &Dispatch) {
     let wanted = dispatch.may_use_device();
-    let status = dispatch::opencl_status(wanted);
+    let status = backend::opencl_status(wanted);
     let context = if status.live { "live in this process" } else { "none" };
     info_table_row!("OpenCL context", context);
     if let Some(platform) = &status.platform {

@@ -2,7 +2,7 @@
 //! stores and finds them (an integer-like string key is an int key).
 
 use ext_php_rs::ffi::{zend_hash_index_find, zend_hash_str_find, HashTable};
-use crate::prefetch::prefetch;
+use crate::index::prefetch::prefetch;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 extern "C" {
@@ -27,7 +27,7 @@ pub(super) enum Key<'a> {
 impl<'a> Key<'a> {
     /// `$array[$s]`'s key: an integer-like string is an int key.
     pub(super) fn of_string(s: &[u8]) -> Key<'_> {
-        crate::phpnum::integer_key(s).map_or(Key::Str(s), Key::Int)
+        crate::php_semantics::num::integer_key(s).map_or(Key::Str(s), Key::Int)
     }
 
     /// The key's hash in a PHP array: php-src's string hash, or the int.

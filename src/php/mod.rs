@@ -48,7 +48,7 @@ pub extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
     // context now. Forking SAPIs (php-fpm, Apache prefork) start modules
     // before fork(), and a context does not survive fork(): their workers
     // build one on their first request instead. Either way a probe in a
-    // child process comes first (src/opencl/probe.rs), once per process.
+    // child process comes first (src/codec/opencl/probe.rs), once per process.
     if is_cli() {
         prepare_opencl();
     }
@@ -65,8 +65,8 @@ fn is_cli() -> bool {
 fn prepare_opencl() {
     if settings::current().dispatch.may_use_device() {
         #[cfg(feature = "opencl")]
-        crate::opencl::set_probe_limit(settings::probe_timeout());
-        let _ = crate::dispatch::opencl_status(true);
+        crate::codec::opencl::set_probe_limit(settings::probe_timeout());
+        let _ = crate::codec::backend::opencl_status(true);
     }
 }
 

@@ -95,7 +95,7 @@ impl Filter {
 
     /// The filter's fields, for many look-ups of phrases already
     /// lower-cased by `mb_strtolower` (which gives them back unchanged).
-    pub(super) fn fields(&mut self) -> Option<crate::bloom::BloomFilter<'_>> {
+    pub(super) fn fields(&mut self) -> Option<crate::index::bloom::BloomFilter<'_>> {
         filter_of(self.0)
     }
 }

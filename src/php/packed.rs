@@ -103,7 +103,7 @@ pub const SLOTS_PER_LINE: usize = 4;
 pub fn prefetch_ahead(slots: &[Zval], i: usize) {
     const DISTANCE: usize = 256; // slots: 4 KiB
     // A prefetch never faults, so running past the end is harmless.
-    crate::prefetch::prefetch(slots.as_ptr().wrapping_add(i + DISTANCE));
+    crate::index::prefetch::prefetch(slots.as_ptr().wrapping_add(i + DISTANCE));
 }
 
 /// Overwrites an int slot's value in place (the slot must hold an int).

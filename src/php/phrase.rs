@@ -1,5 +1,5 @@
 //! PhraseParser's passes over every page the queue server indexes (core:
-//! `crate::phrase`), called by the switched static methods with the class
+//! `crate::text::phrase`), called by the switched static methods with the class
 //! they were called on (`static::class`):
 //! - `yioop_codec\phrase\stemCharGramSegment($class, $string, $lang,
 //!   $to_string = false)`: the page's terms, lower-cased, split at
@@ -43,8 +43,8 @@ use super::raw::{self, call_function, constant, Param, Signature};
 use super::stem_en::Stemmer;
 use super::zval::{array_zval, bool_zval, long_of, long_zval};
 use super::switched::calls_native;
-use crate::phpnum::{self, Num};
-use crate::phrase::{hyphenate_entities, lower_case, replace_separators, safe_search_score, split_terms, trims_to_nothing, Separators};
+use crate::php_semantics::num::{self, Num};
+use crate::text::phrase::{hyphenate_entities, lower_case, replace_separators, safe_search_score, split_terms, trims_to_nothing, Separators};
 use ext_php_rs::ffi::{zend_class_entry, zend_hash_str_find, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
@@ -142,7 +142,7 @@ fn safe_search_score_of(class: &Zval, word_lists: &Zval, len: &Zval, url: Option
         let count = unsafe { &*list }.dereference().array()?.len() as i64;
         if count > 0 {
             num_unsafe_terms += 1;
-            unsafe_count = phpnum::add(unsafe_count, Num::Int(count));
+            unsafe_count = num::add(unsafe_count, Num::Int(count));
         }
     }
     safe_search_score(num_unsafe_terms, unsafe_count, len).map(num_zval)

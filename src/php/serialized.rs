@@ -1,4 +1,4 @@
-//! `unserialize` natively, for the texts `crate::archive::serialized`
+//! `unserialize` natively, for the texts `crate::php_semantics::unserialize`
 //! reads: the zvals PHP's own `unserialize` would build (mixed arrays as it
 //! makes them, empty and one-byte strings interned, `a:0:{}` the shared
 //! empty array). For any other text it calls PHP's `unserialize`, so the
@@ -6,7 +6,7 @@
 
 use super::convert::bytes_zval;
 use super::zval::{array_zval, bool_zval, long_zval};
-use crate::archive::serialized::{self, Build, Key};
+use crate::php_semantics::unserialize::{self, Build, Key};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::ffi::{_zend_new_array, zend_empty_array, zend_hash_index_update, zend_hash_str_update, zend_string, HashTable};
 use ext_php_rs::types::{ZendHashTable, Zval};
@@ -27,7 +27,7 @@ const IS_ARRAY: u32 = 7;
 /// text; None leaves it to PHP's `unserialize`.
 pub fn unserialize(text: &[u8]) -> Option<Zval> {
     let max_depth = usize::try_from(ini_max_depth()).ok()?;
-    serialized::parse(text, max_depth, &mut Zvals).ok()
+    unserialize::parse(text, max_depth, &mut Zvals).ok()
 }
 
 /// `unserialize_max_depth`, as `unserialize` reads it with no options.

@@ -1,7 +1,7 @@
 //! The `yioop.*` INI settings: registered at startup, read once per request.
 
-use crate::dispatch::{Dispatch, Mode};
-use crate::posting::Format;
+use crate::codec::backend::{Dispatch, Mode};
+use crate::codec::posting::Format;
 use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::zend::{IniEntryDef, IniEntryDefs};
 use std::cell::Cell;
@@ -16,13 +16,13 @@ pub const OPENCL: &CStr = c"yioop.opencl";
 pub const OPENCL_MIN_LENGTH: &CStr = c"yioop.opencl_min_length";
 pub const OPENCL_PROBE_TIMEOUT: &CStr = c"yioop.opencl_probe_timeout";
 
-/// Seconds; as `crate::opencl::DEFAULT_PROBE_LIMIT`.
+/// Seconds; as `crate::codec::opencl::DEFAULT_PROBE_LIMIT`.
 const DEFAULT_PROBE_TIMEOUT: u64 = 60;
 
 static INI_ENTRIES: IniEntryDefs<5> = IniEntryDefs::new([
     IniEntryDef::new(FORMAT, c"2019", PER_DIR),
     IniEntryDef::new(OPENCL, c"auto", PER_DIR),
-    IniEntryDef::new(OPENCL_MIN_LENGTH, crate::dispatch::DEFAULT_MIN_LENGTH_INI, PER_DIR),
+    IniEntryDef::new(OPENCL_MIN_LENGTH, crate::codec::backend::DEFAULT_MIN_LENGTH_INI, PER_DIR),
     IniEntryDef::new(OPENCL_PROBE_TIMEOUT, c"60", PER_DIR),
     IniEntryDef::end(),
 ]);
@@ -76,7 +76,7 @@ impl Settings {
         let min_length = ini_value(OPENCL_MIN_LENGTH)
             .trim()
             .parse::<u64>()
-            .unwrap_or(crate::dispatch::DEFAULT_MIN_LENGTH);
+            .unwrap_or(crate::codec::backend::DEFAULT_MIN_LENGTH);
         Settings { format, dispatch: Dispatch::new(mode, min_length) }
     }
 }

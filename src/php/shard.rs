@@ -17,9 +17,9 @@ use super::convert::{bytes_zval, value_error, Fallible};
 use super::packed::list_of;
 use super::raw::{self, Param, Signature};
 use super::zval::{array_zval, bool_zval, long_of, long_zval};
-use crate::shard::dictionary::{self, WordInfo};
-use crate::shard::postings::WordDocs;
-use crate::shard::{ShardError, ShardFile, Word, HEADER_LENGTH};
+use crate::index::shard::word_info::{self, WordInfo};
+use crate::index::shard::word_docs::WordDocs;
+use crate::index::shard::{ShardError, ShardFile, Word, HEADER_LENGTH};
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{zend_object, zval};
 use ext_php_rs::flags::DataType;
@@ -276,7 +276,7 @@ impl<'a> Shard<'a> {
         if header.len() < HEADER_LENGTH as usize {
             return Err(Stop::Decline);
         }
-        for (name, value) in HEADER_FIELDS.iter().zip(crate::shard::unpack_words(&header)) {
+        for (name, value) in HEADER_FIELDS.iter().zip(crate::index::shard::unpack_words(&header)) {
             self.set_property(name, long_zval(value));
         }
         let word_doc_offset = HEADER_LENGTH + self.int_field("prefixes_len")? + self.int_field("words_len")?;
@@ -385,14 +385,14 @@ shard_function!(DOC_INDEX_AT, doc_index_at_handler, "getDocIndexOfPostingAtOffse
     let current = int_arg(args, 1)?;
     let mut shard = Shard::of(args.take(0), DOC_INDEX_AT.name)?;
     // Every word reads false: docIndexModified9(false).
-    let missing = || long_zval(crate::modified9::doc_index_of_word(0));
+    let missing = || long_zval(crate::codec::modified9::doc_index_of_word(0));
     with_word_docs(&mut shard, missing, |docs| Ok(long_zval(docs.doc_index_at(current)?)))
 });
 
 shard_function!(POSTING_AT, posting_at_handler, "getPostingAtOffset", [Param::Value("current"), Param::Reference("posting_start"), Param::Reference("posting_end")], DataType::Mixed, |args| {
     let current = int_arg(args, 1)?;
     let mut shard = Shard::of(args.take(0), POSTING_AT.name)?;
-    let no_file = crate::shard::postings::PostingAt { bytes: vec![0; 4], start: current, end: current };
+    let no_file = crate::index::shard::word_docs::PostingAt { bytes: vec![0; 4], start: current, end: current };
     let mut found = None;
     let bytes = with_word_docs(&mut shard, || bytes_zval(&no_file.bytes), |docs| {
         let posting = docs.posting_at(current)?;
@@ -430,7 +430,7 @@ shard_function!(WORD_INFO, word_info_handler, "getWordInfo", [Param::Value("word
     let file = file.view();
     shard.load_header(&file)?;
     let prefixes_len = shard.int_field("prefixes_len")?;
-    let info = dictionary::word_info(&file, &word_id, prefixes_len)?;
+    let info = word_info::word_info(&file, &word_id, prefixes_len)?;
     Ok(info.map_or_else(false_zval, word_info_zval))
 });
 

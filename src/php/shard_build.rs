@@ -14,7 +14,7 @@ use super::hash_prefetch;
 use super::raw::{self, Param, Signature};
 use super::shard::{Outcome, Shard};
 use super::zval::{array_zval, bool_zval, long_of, long_zval};
-use crate::shard::build;
+use crate::index::shard::build;
 use super::keys::{entries, find, Key};
 use ext_php_rs::ffi::{zend_string, zval, HashTable};
 use ext_php_rs::flags::DataType;

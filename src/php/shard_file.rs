@@ -2,7 +2,7 @@
 //! it, without a PHP stream per object: IndexManager opens a new object for
 //! every dictionary look-up, and Yioop's `file_exists` + `fopen` +
 //! `filesize` cost about ten system calls each time. Natively an object's
-//! first read checks and opens the file (`crate::shard::OpenShard`: one
+//! first read checks and opens the file (`crate::index::shard::OpenShard`: one
 //! `stat`, and a descriptor per inode shared by the objects that open it)
 //! and takes `$this->file_len` from PHP's own `filesize` (its stat cache
 //! included). The object's native state (the inode it opened, its block
@@ -21,7 +21,7 @@ use super::super::weak_table::WeakTable;
 use super::super::convert::bytes_zval;
 use super::super::zval::{array_zval, long_of, long_zval};
 use super::{Shard, Stop};
-use crate::shard::{OpenShard, ShardFile};
+use crate::index::shard::{OpenShard, ShardFile};
 use ext_php_rs::ffi::{executor_globals, zend_hash_index_find, zend_object, zend_resource, zend_string, zend_ulong, zval};
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 use std::cell::RefCell;
@@ -84,7 +84,7 @@ static OBJECTS: WeakTable<Native> = WeakTable::new();
 /// none of them reads any more.
 pub fn forget_objects() {
     OBJECTS.clear();
-    crate::shard::file::close_unused_files();
+    crate::index::shard::file::close_unused_files();
 }
 
 /// Frees the table at the module's shutdown.
@@ -235,7 +235,7 @@ impl Shard<'_> {
         for block in open.cached_blocks() {
             let _ = blocks.insert_at_index(block.offset, bytes_zval(&block.bytes));
             // `+=`: a key already there keeps its word.
-            for (i, word) in crate::shard::unpack_words(&block.bytes).enumerate() {
+            for (i, word) in crate::index::shard::unpack_words(&block.bytes).enumerate() {
                 let key = block.offset + 4 * i as i64;
                 if words.get_index(key).is_none() {
                     let _ = words.insert_at_index(key, long_zval(word));

@@ -17,7 +17,7 @@ use super::keys::{entries, find, Key};
 use super::raw::{self, Param, Signature};
 use super::shard::{Outcome, Shard};
 use super::zval::{array_zval, bool_zval, long_of, long_zval};
-use crate::shard::save::{self, Record};
+use crate::index::shard::save::{self, Record};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendCallable, ZendHashTable, Zval};

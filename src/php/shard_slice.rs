@@ -1,16 +1,16 @@
 //! `yioop_codec\shard\postingsSliceAscending` and `postingsSliceDescending`:
-//! the slice loops and makeItem of `crate::shard::slice`, with Yioop's
+//! the slice loops and makeItem of `crate::index::shard::slice`, with Yioop's
 //! configuration constants read from PHP at each call and each item built
 //! as the PHP array Yioop builds (same keys, order and value types).
 //! number_format and numeric strings are PHP's own functions, so every
 //! string and float is PHP's.
 
 use super::{false_zval, int_arg, long_zval, raw, Outcome, Param, Shard, Signature, Stop};
-use crate::phpnum::Num;
-use crate::shard::item::{Config, DocInfos, Item, NumberText, Rank, Stats};
-use crate::shard::decoded_list;
-use crate::shard::postings::WordDocs;
-use crate::shard::slice::{self, SliceArgs, SliceShard};
+use crate::php_semantics::num::Num;
+use crate::index::shard::item::{Config, DocInfos, Item, NumberText, Rank, Stats};
+use crate::index::shard::decoded_list;
+use crate::index::shard::word_docs::WordDocs;
+use crate::index::shard::slice::{self, SliceArgs, SliceShard};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_str_update, zend_long, zend_string, zend_ulong, zval};
 use ext_php_rs::flags::DataType;

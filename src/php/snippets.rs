@@ -1,5 +1,5 @@
 //! `yioop_codec\snippets\getSnippets($model, $text, $words, $length)`:
-//! Yioop's `Model::getSnippets` (core: `crate::snippets`, lazy matching),
+//! Yioop's `Model::getSnippets` (core: `crate::search::snippets`, lazy matching),
 //! called by the switched method itself (`php/yioop-integrate.php`). It
 //! runs every text operation through PHP's own functions (preg_match,
 //! mb_substr, stristr, strrpos, trim, preg_replace, preg_quote), so PCRE,
@@ -30,7 +30,7 @@
 
 use super::classes::{live_statics, loaded, ZEND_USER_FUNCTION};
 use super::raw::{self, Param, Signature};
-use crate::snippets::{leading_snippet, snippets, word_regex, Lengths, Stop, TextFunctions};
+use crate::search::snippets::{leading_snippet, snippets, word_regex, Lengths, Stop, TextFunctions};
 use ext_php_rs::ffi::{_emalloc, zend_reference, zend_string};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;

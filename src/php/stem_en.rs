@@ -1,5 +1,5 @@
 //! `yioop_codec\stem_en\stem($class, $word)`: the English Tokenizer's
-//! static `stem($word)` (core: `crate::stem_en`), `$class` being the class
+//! static `stem($word)` (core: `crate::text::en_us::stem`), `$class` being the class
 //! it was called on (`static::class`). `php/yioop-integrate.php` makes
 //! Yioop's method call it. It reads the class's `$no_stem_list` and leaves
 //! the class's private scratch (`$buffer`, `$k`, `$j`) as Yioop's PHP
@@ -13,7 +13,7 @@ use super::convert::{bytes_zval, is_numeric};
 use super::raw::{self, Param, Signature};
 use super::shard::with_name;
 use super::zval::long_zval;
-use crate::stem_en::{stem, State, Stemmed};
+use crate::text::en_us::stem::{stem, State, Stemmed};
 use rustc_hash::FxHashMap;
 use ext_php_rs::ffi::{zend_class_entry, zend_hash_index_find, zend_string, zval, HashTable};
 use ext_php_rs::flags::DataType;

@@ -1,5 +1,5 @@
 //! The English Tokenizer's part-of-speech tagging and question-answer
-//! triplets (core: `crate::triplets_en`), called by the switched static
+//! triplets (core: `crate::text::en_us::triplets`), called by the switched static
 //! methods with the class they were called on (`static::class`):
 //! - `yioop_codec\triplets_en\extractTripletsPhrases($class, $sentences)`:
 //!   QUESTION_LIST and QUESTION_ANSWER_LIST of a page's sentences;
@@ -32,8 +32,8 @@ use super::raw::{self, call_function, constant, Param, Signature};
 use super::stem_en::Stemmer;
 use super::switched::calls_native;
 use super::zval::array_zval;
-use crate::phpnum::Num;
-use crate::triplets_en::{extract_triplets_phrases, tag, Extracted, Grammar, Lexicon, Settings};
+use crate::php_semantics::num::Num;
+use crate::text::en_us::triplets::{extract_triplets_phrases, tag, Extracted, Grammar, Lexicon, Settings};
 use ext_php_rs::ffi::zend_class_entry;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;

@@ -6,11 +6,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yioop_codec::dispatch::{Dispatch, Mode};
-use yioop_codec::modified9::{self, DecodeBackend};
-use yioop_codec::phpnum::Num;
-use yioop_codec::posting::{self, Format};
-use yioop_codec::posting_list;
+use yioop_codec::codec::backend::{Dispatch, Mode};
+use yioop_codec::codec::modified9::{self, DecodeBackend};
+use yioop_codec::php_semantics::num::Num;
+use yioop_codec::codec::posting::{self, Format};
+use yioop_codec::codec::posting_list;
 
 /// Postings decoded per batch call.
 const BATCH: usize = 40;

@@ -5,9 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yioop_codec::delta;
-use yioop_codec::modified9::{self, EncodeBackend, ENCODE_LIMIT};
-use yioop_codec::posting::{self, Format};
+use yioop_codec::codec::delta;
+use yioop_codec::codec::modified9::{self, EncodeBackend, ENCODE_LIMIT};
+use yioop_codec::codec::posting::{self, Format};
 
 fuzz_target!(|data: &[u8]| {
     let flags = data.first().copied().unwrap_or(0);

@@ -7,9 +7,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yioop_codec::modified9;
-use yioop_codec::phpnum::Num;
-use yioop_codec::posting::{self, Format, Posting};
+use yioop_codec::codec::modified9;
+use yioop_codec::php_semantics::num::Num;
+use yioop_codec::codec::posting::{self, Format, Posting};
 
 const MAX: u32 = (1 << 28) - 1;
 const DOC_LIMIT: u32 = (1 << 27) - 1;

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yioop_codec::archive::serialized::{parse, Build, Key};
+use yioop_codec::php_semantics::unserialize::{parse, Build, Key};
 
 /// Builds nothing; checks that no array gets more entries than it announced.
 struct Counts;

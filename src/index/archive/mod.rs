@@ -1,0 +1,194 @@
+//! Yioop's web archive read natively: the records `WebArchive::getObjects`
+//! reads with a `GzipCompressor`, found, read and inflated as Yioop's PHP
+//! would, with nothing of PHP here (the binding unserializes them).
+//!
+//! A web archive file is a run of records and an info block at its end. A
+//! record is a 20-byte header (an empty gzip member whose modification-time
+//! field holds the record's length, big-endian) and then the record: a gzip
+//! member, of which Yioop inflates the deflate data after its 10-byte header
+//! (`gzinflate(substr($str, 10))`), trailer ignored.
+//!
+//! Only the reads Yioop's PHP completes without a word are answered here:
+//! whole headers, lengths inside the sanity bound, whole records whose
+//! inflated bytes match the gzip trailer's CRC-32 and size. Anything else
+//! (a blank line Yioop logs, a damaged or cut record on which `gzinflate`
+//! warns, a read that reaches the end of the file) is [`Decline`]: the
+//! caller leaves the call to Yioop's PHP.
+
+pub mod inflate;
+
+
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+
+/// `GzipCompressor::compressedIntLen()`: the bytes of a record's header.
+pub const HEADER_LEN: u64 = 20;
+
+/// Bytes read at once from a record's start: its header and, for most
+/// summaries, all of the record, in one `pread`.
+const FIRST_READ: usize = 16 << 10;
+
+pub use crate::php_semantics::Decline;
+
+/// One record read: where the next one starts (the offset Yioop pairs with
+/// the object) and its bytes as stored, header excluded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub next: i64,
+    pub bytes: Vec<u8>,
+}
+
+/// What `getObjects($offset, $num)` reads: its records, and the offset it
+/// ends at (Yioop's new `iterator_pos`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Records {
+    pub records: Vec<Record>,
+    pub end: i64,
+}
+
+/// The record length a header gives (`uncompressInt`: its bytes 4 to 7).
+pub fn record_len(header: &[u8]) -> u32 {
+    u32::from_be_bytes([header[4], header[5], header[6], header[7]])
+}
+
+/// Reads `num` records from `offset` on, as `getObjects` does with the
+/// archive open and `fseek($offset)` succeeded (`offset` ≥ 0): each header,
+/// a length `len` with `0 < len < limit` (`$max_size`), and `len` bytes.
+/// Declines where Yioop's loop would log a blank line, read short, or stop
+/// at the end of the file (a record ending exactly there with more to go:
+/// whether PHP's `feof` is set then is the stream's business).
+pub fn read_records(file: &File, offset: i64, num: i64, limit: i64) -> Result<Records, Decline> {
+    let mut at = offset;
+    let mut records = Vec::new();
+    for i in 0..num.max(0) {
+        let (bytes, next) = read_record(file, at, limit)?;
+        if i + 1 < num && at_end(file, next)? {
+            return Err(Decline);
+        }
+        records.push(Record { next, bytes });
+        at = next;
+    }
+    Ok(Records { records, end: at })
+}
+
+/// The record at `at`, and where the next starts.
+fn read_record(file: &File, at: i64, limit: i64) -> Result<(Vec<u8>, i64), Decline> {
+    let start = u64::try_from(at).map_err(|_| Decline)?;
+    FIRST.with(|first| {
+        let mut first = first.borrow_mut();
+        let got = read_full(file, &mut first[..], start);
+        if got < HEADER_LEN as usize {
+            return Err(Decline);
+        }
+        let len = record_len(&first[..HEADER_LEN as usize]);
+        if len == 0 || i64::from(len) >= limit {
+            return Err(Decline); // Yioop's "blank line"
+        }
+        let len = len as usize;
+        let body_end = HEADER_LEN as usize + len;
+        let bytes = if body_end <= got {
+            first[HEADER_LEN as usize..body_end].to_vec()
+        } else {
+            let mut bytes = vec![0u8; len];
+            if read_full(file, &mut bytes, start + HEADER_LEN) < len {
+                return Err(Decline);
+            }
+            bytes
+        };
+        let next = at.checked_add(body_end as i64).ok_or(Decline)?;
+        Ok((bytes, next))
+    })
+}
+
+thread_local! {
+    /// The buffer of each record's first read, made once: zeroing 16 KiB
+    /// for every record of a few hundred bytes cost more than inflating it.
+    static FIRST: std::cell::RefCell<Box<[u8]>> = std::cell::RefCell::new(vec![0u8; FIRST_READ].into_boxed_slice());
+}
+
+/// Whether `at` is the end of the file (or past it).
+fn at_end(file: &File, at: i64) -> Result<bool, Decline> {
+    let mut probe = [0u8; 1];
+    Ok(read_full(file, &mut probe, at as u64) == 0)
+}
+
+/// Fills `buf` from `at` as far as the file goes; the bytes read.
+fn read_full(file: &File, buf: &mut [u8], at: u64) -> usize {
+    let mut done = 0;
+    while done < buf.len() {
+        match file.read_at(&mut buf[done..], at + done as u64) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => done += n,
+        }
+    }
+    done
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn header(len: u32) -> Vec<u8> {
+        let mut h = vec![0x1f, 0x8b, 8, 0];
+        h.extend_from_slice(&len.to_be_bytes());
+        h.extend_from_slice(&[0, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        h
+    }
+
+    fn archive(bodies: &[&[u8]], tail: &[u8]) -> (tempfile_path::TempPath, File) {
+        let mut bytes = Vec::new();
+        for body in bodies {
+            bytes.extend(header(body.len() as u32));
+            bytes.extend_from_slice(body);
+        }
+        bytes.extend_from_slice(tail);
+        let path = tempfile_path::TempPath::new();
+        std::fs::File::create(&path.0).unwrap().write_all(&bytes).unwrap();
+        let file = File::open(&path.0).unwrap();
+        (path, file)
+    }
+
+    mod tempfile_path {
+        pub struct TempPath(pub std::path::PathBuf);
+        impl TempPath {
+            pub fn new() -> TempPath {
+                use std::sync::atomic::{AtomicUsize, Ordering};
+                static N: AtomicUsize = AtomicUsize::new(0);
+                let n = N.fetch_add(1, Ordering::Relaxed);
+                TempPath(std::env::temp_dir().join(format!("yioop-archive-test-{}-{n}", std::process::id())))
+            }
+        }
+        impl Drop for TempPath {
+            fn drop(&mut self) {
+                let _ = std::fs::remove_file(&self.0);
+            }
+        }
+    }
+
+    #[test]
+    fn records_follow_each_other_and_end_where_yioop_moves_the_iterator() {
+        let big = vec![7u8; 40_000];
+        let (_p, file) = archive(&[b"abc", &big, b"z"], &header(99));
+        let read = read_records(&file, 0, 3, 100_000_000).unwrap();
+        assert_eq!(read.records[0], Record { next: 23, bytes: b"abc".to_vec() });
+        assert_eq!(read.records[1].bytes, big);
+        assert_eq!(read.records[2].next, 23 + 40_020 + 21);
+        assert_eq!(read.end, 23 + 40_020 + 21);
+        let none = read_records(&file, 23, 0, 100_000_000).unwrap();
+        assert_eq!(none, Records { records: vec![], end: 23 });
+    }
+
+    #[test]
+    fn blank_lines_short_reads_and_the_end_decline() {
+        let (_p, file) = archive(&[b"abc", b"de"], &[]);
+        assert_eq!(read_records(&file, 0, 1, 3), Err(Decline), "len 3 is not below the limit 3");
+        assert!(read_records(&file, 0, 1, 4).is_ok());
+        assert_eq!(read_records(&file, 1, 1, 100), Err(Decline), "a length of 0 is a blank line");
+        assert_eq!(read_records(&file, 0, 3, 100), Err(Decline), "feof after the last record");
+        assert_eq!(read_records(&file, 0, 2, 100).unwrap().end, 45, "the last read may end at the end");
+        assert_eq!(read_records(&file, 1000, 1, 100), Err(Decline), "past the end");
+        let (_q, cut) = archive(&[], &header(50)[..]);
+        assert_eq!(read_records(&cut, 0, 1, 100), Err(Decline), "a record cut short");
+    }
+}

@@ -1,0 +1,15 @@
+//! Yioop's index files read and written natively: IndexShard's shard files,
+//! IndexDictionary's tiers, WebArchive's summary records and the Bloom
+//! filters behind NWordGrams. Built on [`crate::codec`].
+//!
+//! - [`shard`]: IndexShard (blocks, word_docs, its dictionary, slices, build, save).
+//! - [`dictionary`]: IndexDictionary's files and `getWordInfo`.
+//! - [`archive`]: web archive records found, read and inflated.
+//! - [`bloom`]: BloomFilterFile's look-up, its MD5 digests many at once.
+//! - `prefetch`: the cache-line hint that scattered reads share.
+
+pub mod archive;
+pub mod bloom;
+pub mod dictionary;
+pub(crate) mod prefetch;
+pub mod shard;

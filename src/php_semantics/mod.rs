@@ -1,0 +1,14 @@
+//! PHP's own semantics, in pure Rust, where Yioop's results depend on them:
+//! the core's modules use these so that their values are PHP's.
+//!
+//! - [`num`]: PHP's number arithmetic (int or float), overflow into float, `(int)` casts, integer keys.
+//! - [`text`]: `trim`'s default characters.
+//! - [`unserialize`]: `unserialize` for the values a summary holds.
+
+pub mod num;
+pub mod text;
+pub mod unserialize;
+
+/// Not answered natively: the call is left to Yioop's PHP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decline;
