@@ -1,6 +1,6 @@
 //! The phpinfo() / `php --ri yioop` section.
 
-use super::settings;
+use crate::php::settings;
 use crate::codec::backend::{self, Dispatch, Mode};
 use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_row, info_table_start};

@@ -1,35 +1,16 @@
 //! The PHP binding layer: the `yioop` module, its INI settings, its phpinfo
 //! section and the functions. Everything PHP-specific lives under here.
 
-// Top-down: `functions` calls through `raw` (handlers and arguments) and
-// `convert` (PHP's conversion rules), which builds on `packed` (whole
-// lists), which builds on `zval` (single zvals by their type tag).
-mod archive;
-mod bloom;
-mod canonical_en;
-mod classes;
-mod convert;
-mod dictionary;
-mod functions;
-mod hash_prefetch;
-mod info;
-mod keys;
-mod ngrams;
-mod packed;
-mod phrase;
-mod raw;
-mod serialized;
-mod settings;
+// The runtime glue first: its `php_function!` is used by every binding.
 #[macro_use]
-mod shard;
-mod shard_build;
-mod shard_save;
-mod snippets;
-mod stem_en;
-mod switched;
-mod triplets_en;
-mod weak_table;
-mod zval;
+mod runtime;
+
+mod codec;
+mod index;
+mod info;
+mod search;
+mod settings;
+mod text;
 
 use ext_php_rs::error::php_error;
 use ext_php_rs::flags::ErrorType;
@@ -72,15 +53,15 @@ fn prepare_opencl() {
 
 extern "C" fn shutdown(_type: i32, module_number: i32) -> i32 {
     settings::unregister(module_number);
-    shard::release_objects();
-    dictionary::release_objects();
+    index::shard::release_objects();
+    index::dictionary::release_objects();
     0
 }
 
 extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
     settings::refresh();
-    dictionary::forget_objects(); // first: its files are closed with the shards'
-    shard::forget_objects();
+    index::dictionary::forget_objects(); // first: its files are closed with the shards'
+    index::shard::forget_objects();
     if !is_cli() {
         prepare_opencl(); // once per worker process: the context records its pid
     }
@@ -96,8 +77,8 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .request_startup_function(request_startup)
         .shutdown_function(shutdown)
         .info_function(info::module_info);
-    let module = shard_save::register(shard_build::register(shard::register(functions::register(module))));
-    let module = dictionary::register_functions(archive::register(module));
-    let module = canonical_en::register(triplets_en::register(phrase::register(module)));
-    snippets::register(ngrams::register(stem_en::register(bloom::register(module))))
+    let module = codec::register(module);
+    let module = index::register(module);
+    let module = text::register(module);
+    search::register(module)
 }

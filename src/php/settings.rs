@@ -1,11 +1,12 @@
 //! The `yioop.*` INI settings: registered at startup, read once per request.
 
+use crate::php::runtime::ffi::{zend_ini_string_ex, zend_unregister_ini_entries};
 use crate::codec::backend::{Dispatch, Mode};
 use crate::codec::posting::Format;
 use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::zend::{IniEntryDef, IniEntryDefs};
 use std::cell::Cell;
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::CStr;
 
 /// Set per server or per directory: a value changed mid-request could not
 /// take effect until the next request, so ini_set() is refused outright.
@@ -26,11 +27,6 @@ static INI_ENTRIES: IniEntryDefs<5> = IniEntryDefs::new([
     IniEntryDef::new(OPENCL_PROBE_TIMEOUT, c"60", PER_DIR),
     IniEntryDef::end(),
 ]);
-
-unsafe extern "C" {
-    fn zend_ini_string_ex(name: *const c_char, len: usize, orig: c_int, exists: *mut bool) -> *mut c_char;
-    fn zend_unregister_ini_entries(module_number: c_int);
-}
 
 pub fn register(module_number: i32) {
     IniEntryDef::register(INI_ENTRIES.as_slice(), module_number);

@@ -1,37 +1,29 @@
 //! PHP array keys, and an array's entries and look-ups by key, as php-src
 //! stores and finds them (an integer-like string key is an int key).
 
+use crate::php::runtime::ffi::{HASH_FLAG_PACKED, IS_STRING, IS_UNDEF, zend_hash_func};
 use ext_php_rs::ffi::{zend_hash_index_find, zend_hash_str_find, HashTable};
 use crate::index::prefetch::prefetch;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-extern "C" {
-    fn zend_hash_func(str: *const std::ffi::c_char, len: usize) -> u64;
-}
-
-/// php-src's HASH_FLAG_PACKED.
-const HASH_FLAG_PACKED: u32 = 1 << 2;
-/// php-src's IS_UNDEF and IS_STRING type tags.
-const IS_UNDEF: u8 = 0;
-const IS_STRING: u8 = 6;
 /// How many buckets ahead `entries` prefetches keys and values.
 const AHEAD: usize = 8;
 
 /// An array key as PHP holds it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) enum Key<'a> {
+pub enum Key<'a> {
     Int(i64),
     Str(&'a [u8]),
 }
 
 impl<'a> Key<'a> {
     /// `$array[$s]`'s key: an integer-like string is an int key.
-    pub(super) fn of_string(s: &[u8]) -> Key<'_> {
+    pub fn of_string(s: &[u8]) -> Key<'_> {
         crate::php_semantics::num::integer_key(s).map_or(Key::Str(s), Key::Int)
     }
 
     /// The key's hash in a PHP array: php-src's string hash, or the int.
-    pub(super) fn hash(self) -> u64 {
+    pub fn hash(self) -> u64 {
         match self {
             Key::Int(i) => i as u64,
             Key::Str(s) => unsafe { zend_hash_func(s.as_ptr().cast(), s.len()) },
@@ -40,7 +32,7 @@ impl<'a> Key<'a> {
 
     /// The key as a string, as PHP converts it (`(string)$key`), borrowed
     /// where it is one.
-    pub(super) fn bytes(self) -> std::borrow::Cow<'a, [u8]> {
+    pub fn bytes(self) -> std::borrow::Cow<'a, [u8]> {
         match self {
             Key::Str(s) => std::borrow::Cow::Borrowed(s),
             Key::Int(i) => std::borrow::Cow::Owned(i.to_string().into_bytes()),
@@ -48,7 +40,7 @@ impl<'a> Key<'a> {
     }
 
     /// The key as a string, as PHP converts it (`(string)$key`).
-    pub(super) fn with_bytes<R>(self, f: impl FnOnce(&[u8]) -> R) -> R {
+    pub fn with_bytes<R>(self, f: impl FnOnce(&[u8]) -> R) -> R {
         match self {
             Key::Str(s) => f(s),
             Key::Int(i) => f(i.to_string().as_bytes()),
@@ -57,7 +49,7 @@ impl<'a> Key<'a> {
 }
 
 /// Every key and value slot of `array`, in order (references not followed).
-pub(super) fn entries(array: &ZendHashTable) -> Vec<(Key<'_>, &Zval)> {
+pub fn entries(array: &ZendHashTable) -> Vec<(Key<'_>, &Zval)> {
     let ht: *const HashTable = std::ptr::from_ref(array).cast();
     let mut out = Vec::with_capacity(array.len());
     unsafe {
@@ -103,7 +95,7 @@ pub(super) fn entries(array: &ZendHashTable) -> Vec<(Key<'_>, &Zval)> {
 }
 
 /// The slot of `$array[$key]`, as PHP finds it.
-pub(super) fn find(array: &ZendHashTable, key: Key) -> Option<*const Zval> {
+pub fn find(array: &ZendHashTable, key: Key) -> Option<*const Zval> {
     let ht: *const HashTable = std::ptr::from_ref(array).cast();
     let found = unsafe {
         match key {

@@ -2,19 +2,13 @@
 //! ZEND_HASH_FILL_PACKED and ZEND_HASH_PACKED_FOREACH do. Going through
 //! zend_hash_next_index_insert per element costs more than decoding does.
 
-use super::zval::array_zval;
+use crate::php::runtime::ffi::{HASH_FLAG_PACKED, zend_hash_real_init_packed, zend_new_pair};
+use crate::php::runtime::zval::array_zval;
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::ffi::{_zend_new_array, zend_array_dup, HashTable};
 use ext_php_rs::types::{ZendHashTable, Zval};
 use std::ptr;
 
-/// php-src's HASH_FLAG_PACKED (Zend/zend_hash.h, PHP 8.x).
-const HASH_FLAG_PACKED: u32 = 1 << 2;
-
-unsafe extern "C" {
-    fn zend_hash_real_init_packed(ht: *mut HashTable);
-    fn zend_new_pair(first: *mut Zval, second: *mut Zval) -> *mut HashTable;
-}
 
 /// The list `[first, second]` in php-src's one-step constructor for pairs.
 pub fn pair_of(first: Zval, second: Zval) -> ZBox<ZendHashTable> {

@@ -2,16 +2,11 @@
 //! already (autoloading would run PHP code the caller did not run), and
 //! their static properties read silently, as `isset` would.
 
-use super::shard::with_name;
-use ext_php_rs::ffi::{compiler_globals, zend_class_entry, zend_hash_str_find, zend_lookup_class_ex, zend_string, zval, HashTable};
+use crate::php::runtime::ffi::{ZEND_FETCH_CLASS_NO_AUTOLOAD, ZEND_USER_FUNCTION, zend_read_static_property_ex};
+use crate::php::runtime::object::with_name;
+use ext_php_rs::ffi::{compiler_globals, zend_class_entry, zend_hash_str_find, zend_lookup_class_ex, zend_string, HashTable};
 use ext_php_rs::types::Zval;
 
-extern "C" {
-    fn zend_read_static_property_ex(scope: *mut zend_class_entry, name: *mut zend_string, silent: bool) -> *mut zval;
-}
-
-/// php-src's ZEND_FETCH_CLASS_NO_AUTOLOAD.
-const ZEND_FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
 
 fn lookup(name: *mut zend_string) -> Option<*mut zend_class_entry> {
     let found = unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), ZEND_FETCH_CLASS_NO_AUTOLOAD) };
@@ -19,28 +14,26 @@ fn lookup(name: *mut zend_string) -> Option<*mut zend_class_entry> {
 }
 
 /// The loaded class that the PHP string `name` names.
-pub(super) fn loaded(name: &Zval) -> Option<*mut zend_class_entry> {
+pub fn loaded(name: &Zval) -> Option<*mut zend_class_entry> {
     lookup(std::ptr::from_ref(name.zend_str()?).cast_mut().cast::<zend_string>())
 }
 
 /// The loaded class `name`.
-pub(super) fn loaded_named(name: &'static str) -> Option<*mut zend_class_entry> {
+pub fn loaded_named(name: &'static str) -> Option<*mut zend_class_entry> {
     with_name(name, lookup)
 }
 
 /// The class's static `$name`, through a reference; None where it has none.
-pub(super) fn static_property(scope: *mut zend_class_entry, name: &'static str) -> Option<&'static Zval> {
+pub fn static_property(scope: *mut zend_class_entry, name: &'static str) -> Option<&'static Zval> {
     let value = with_name(name, |name| unsafe { zend_read_static_property_ex(scope, name, true) });
     unsafe { value.cast::<Zval>().as_ref() }.map(Zval::dereference)
 }
 
 /// The class's static `$name`, if an array.
-pub(super) fn static_array(scope: *mut zend_class_entry, name: &'static str) -> Option<&'static HashTable> {
+pub fn static_array(scope: *mut zend_class_entry, name: &'static str) -> Option<&'static HashTable> {
     static_property(scope, name)?.array()
 }
 
-/// php-src's ZEND_USER_FUNCTION.
-pub(super) const ZEND_USER_FUNCTION: u8 = 2;
 
 /// The static variables of the user method `lowercase_method` of `class`,
 /// as its next call will see them (what `ReflectionMethod::
@@ -50,7 +43,7 @@ pub(super) const ZEND_USER_FUNCTION: u8 = 2;
 /// take). php-src's ZEND_MAP_PTR_GET, NTS: the pointer is the table
 /// itself, or (odd) an offset into the compiler globals' map, as opcache
 /// makes it.
-pub(super) fn live_statics(class: *mut zend_class_entry, lowercase_method: &str) -> Option<&'static HashTable> {
+pub fn live_statics(class: *mut zend_class_entry, lowercase_method: &str) -> Option<&'static HashTable> {
     let functions = unsafe { &(*class).function_table };
     let slot = unsafe { zend_hash_str_find(functions, lowercase_method.as_ptr().cast(), lowercase_method.len()) };
     let function = unsafe { slot.as_ref()?.value.func.as_ref()? };

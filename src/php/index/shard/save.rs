@@ -11,17 +11,17 @@
 //! strings, a missing or odd document count, `$replace`, or a stream that is
 //! not one.
 
-use super::convert::{bytes_zval, string_zval_with, Fallible};
-use super::hash_prefetch;
-use super::keys::{entries, find, Key};
-use super::raw::{self, Param, Signature};
-use super::shard::{Outcome, Shard};
-use super::zval::{array_zval, bool_zval, long_of, long_zval};
+use crate::php::index::shard::method;
+use crate::php::runtime::convert::{bytes_zval, string_zval_with, Fallible};
+use crate::php::runtime::hash_prefetch;
+use crate::php::runtime::keys::{entries, find, Key};
+use crate::php::runtime::function::{self, Param};
+use crate::php::index::shard::{Outcome, Shard};
+use crate::php::runtime::zval::{array_zval, bool_zval, long_of, long_zval};
 use crate::index::shard::save::{self, Record};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendCallable, ZendHashTable, Zval};
-use ext_php_rs::zend::ExecuteData;
 use std::borrow::Cow;
 
 /// Yioop's functions the save steps call, as they resolve inside its
@@ -33,32 +33,36 @@ const PROCESS_HANDLER: &str = "seekquarry\\yioop\\library\\CrawlDaemon::processH
 /// Bytes handed to each `fwrite` of the posting lists.
 const WRITE_CHUNK: usize = 1 << 20;
 
-shard_function!(MERGE, merge_handler, "mergeWordPostingsToString", [Param::Optional("replace", "false")], DataType::Mixed, |args| {
+php_function!(MERGE, merge_handler, concat!("yioop_codec\\shard\\", "mergeWordPostingsToString"), [Param::Value("shard"), Param::Optional("replace", "false")], DataType::Mixed, |args| {
+    method(&MERGE, args, |args| {
     save_step(args, MERGE.name, merge_word_postings)
+})
 });
-shard_function!(PREFIXES, prefixes_handler, "prepareWordsAndPrefixes", [Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
+php_function!(PREFIXES, prefixes_handler, concat!("yioop_codec\\shard\\", "prepareWordsAndPrefixes"), [Param::Value("shard"), Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
+    method(&PREFIXES, args, |args| {
     save_step(args, PREFIXES.name, prepare_prefixes)
+})
 });
-shard_function!(PACK, pack_handler, "packWords", [Param::Optional("fh", "null"), Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
+php_function!(PACK, pack_handler, concat!("yioop_codec\\shard\\", "packWords"), [Param::Value("shard"), Param::Optional("fh", "null"), Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
+    method(&PACK, args, |args| {
     save_step(args, PACK.name, pack_words)
+})
 });
-shard_function!(OUTPUT, output_handler, "outputPostingLists", [Param::Optional("fh", "null"), Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
+php_function!(OUTPUT, output_handler, concat!("yioop_codec\\shard\\", "outputPostingLists"), [Param::Value("shard"), Param::Optional("fh", "null"), Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
+    method(&OUTPUT, args, |args| {
     save_step(args, OUTPUT.name, output_posting_lists)
+})
 });
 
 /// A step called with the shard and up to two arguments (null if absent).
-fn save_step(args: &mut raw::Args, name: &str, step: fn(Shard, Zval, Zval) -> Fallible<Zval>) -> Outcome {
+fn save_step(args: &mut function::Args, name: &str, step: fn(Shard, Zval, Zval) -> Fallible<Zval>) -> Outcome {
     let shard = args.take(0);
     let [a, b] = [1, 2].map(|i| args.take_optional(i).map(|v| v.shallow_clone()).unwrap_or_default());
     Ok(step(Shard::of(shard, name)?, a, b)?)
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    module
-        .function(MERGE.function(merge_handler))
-        .function(PREFIXES.function(prefixes_handler))
-        .function(PACK.function(pack_handler))
-        .function(OUTPUT.function(output_handler))
+    function::register(module, &[(&MERGE, merge_handler), (&PREFIXES, prefixes_handler), (&PACK, pack_handler), (&OUTPUT, output_handler)])
 }
 
 /// What a step returns: done, or declined (null, nothing changed).

@@ -17,31 +17,22 @@
 //! whose `$this->fh` is set, or whose PHP caches are not empty, is Yioop's
 //! PHP's to read.
 
-use super::super::weak_table::WeakTable;
-use super::super::convert::bytes_zval;
-use super::super::zval::{array_zval, long_of, long_zval};
+use crate::php::runtime::ffi::{FS_SIZE, IS_RESOURCE_EX, _php_stream_fopen_from_fd, php_stat};
+use crate::php::runtime::weak_table::WeakTable;
+use crate::php::runtime::convert::bytes_zval;
+use crate::php::runtime::zval::{array_zval, long_of, long_zval};
 use super::{Shard, Stop};
 use crate::index::shard::{OpenShard, ShardFile};
-use ext_php_rs::ffi::{executor_globals, zend_hash_index_find, zend_object, zend_resource, zend_string, zend_ulong, zval};
+use ext_php_rs::ffi::{executor_globals, zend_hash_index_find, zend_resource, zend_string, zend_ulong};
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 use std::cell::RefCell;
 use std::ffi::OsStr;
 use std::os::fd::IntoRawFd;
-use std::os::raw::{c_char, c_int, c_void};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-extern "C" {
-    fn php_stat(filename: *mut zend_string, kind: c_int, return_value: *mut zval);
-    fn _php_stream_fopen_from_fd(fd: c_int, mode: *const c_char, persistent_id: *const c_char, zero_position: bool) -> *mut c_void;
-}
-
-/// php-src's FS_SIZE (what `filesize` asks `php_stat`) and
-/// IS_RESOURCE_EX (a refcounted resource).
-const FS_SIZE: c_int = 2;
-const IS_RESOURCE_EX: u32 = 9 | (1 << 8);
 
 /// Counts the native IndexShard calls (`end_call`), so that what a call did
 /// can be told from what earlier calls did.
@@ -139,10 +130,6 @@ fn is_empty_array(value: Option<&Zval>) -> bool {
 }
 
 impl Shard<'_> {
-    fn object_ptr(&mut self) -> *mut zend_object {
-        std::ptr::from_mut(self.0).cast()
-    }
-
     /// A property read through its slot where the object's state knows
     /// it, by name otherwise.
     fn read(&self, slot: Option<*mut Zval>, name: &'static str) -> Option<&Zval> {
@@ -166,7 +153,7 @@ impl Shard<'_> {
     /// Declines for an object Yioop's PHP reads itself and a `file_len`
     /// that is no int.
     pub(super) fn open_file(&mut self) -> Result<Option<ObjectFile>, Stop> {
-        let object = self.object_ptr();
+        let object = self.as_ptr();
         let state = OBJECTS.get(object);
         if !self.unread_by_php(state.as_ref().map(|s| &s.slots)) {
             return Err(Stop::Decline);
@@ -202,7 +189,7 @@ impl Shard<'_> {
         self.set_property("file_len", size);
         let slots = Slots { fh: self.declared_ptr("fh"), blocks: self.declared_ptr("blocks"), file_len: self.declared_ptr("file_len") };
         let state = Rc::new(Native { open: RefCell::new(open), slots, opened_in: current_call(), file_len_before });
-        OBJECTS.add(self.object_ptr(), &state);
+        OBJECTS.add(self.as_ptr(), &state);
         Ok(Some(state))
     }
 
@@ -214,7 +201,7 @@ impl Shard<'_> {
     /// `$this->blocks_words`, where they are still empty. A call that
     /// opened the file itself leaves the object as if it never had.
     pub(super) fn hand_over(&mut self) {
-        let object = self.object_ptr();
+        let object = self.as_ptr();
         let Some(state) = OBJECTS.remove(object) else { return };
         if state.opened_in == current_call() {
             self.set_property("file_len", state.file_len_before.shallow_clone());

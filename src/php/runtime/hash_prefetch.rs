@@ -10,12 +10,12 @@
 //! of the array as it is now.
 
 use crate::index::prefetch::prefetch;
+use crate::php::runtime::ffi::{HASH_FLAG_PACKED, HASH_FLAG_UNINITIALIZED, IS_STRING};
 use ext_php_rs::ffi::{Bucket, HashTable};
 
-/// php-src's HASH_FLAG_PACKED and HASH_FLAG_UNINITIALIZED: no hash part.
-const NO_HASH: u32 = (1 << 2) | (1 << 3);
-/// Type tag of a string zval.
-const IS_STRING: u8 = 6;
+/// An array without a hash part.
+const NO_HASH: u32 = HASH_FLAG_PACKED | HASH_FLAG_UNINITIALIZED;
+
 
 /// How many keys ahead each step runs: slot, bucket, key and value, and
 /// the end of a string value (where `.=` writes).

@@ -4,16 +4,15 @@
 //! whose compiled literals name that function is Yioop's method, switched;
 //! one edited or replaced (a subclass, a stand-in) does not name it.
 
-use super::classes::loaded_named;
+use crate::php::runtime::ffi::{ZEND_USER_FUNCTION};
+use crate::php::runtime::classes::loaded_named;
 use ext_php_rs::ffi::{zend_class_entry, zend_function, zend_hash_str_find};
 use ext_php_rs::types::Zval;
 
-/// php-src's ZEND_USER_FUNCTION.
-const ZEND_USER_FUNCTION: u8 = 2;
 
 /// Whether loaded class `class`'s method `method` (lower case) calls the
 /// native function `native` (lower case, without the leading `\`).
-pub(super) fn calls_native(class: &'static str, method: &str, native: &str) -> bool {
+pub fn calls_native(class: &'static str, method: &str, native: &str) -> bool {
     loaded_named(class).is_some_and(|scope| method_calls(scope, method, native))
 }
 

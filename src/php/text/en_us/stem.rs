@@ -8,35 +8,23 @@
 //! number), a no-stem list that is not an array of strings, and a class it
 //! cannot find.
 
-use super::classes::{loaded, loaded_named, static_array, static_property};
-use super::convert::{bytes_zval, is_numeric};
-use super::raw::{self, Param, Signature};
-use super::shard::with_name;
-use super::zval::long_zval;
+use crate::php::runtime::ffi::{zend_update_static_property_ex};
+use crate::php::runtime::classes::{loaded, loaded_named, static_array, static_property};
+use crate::php::runtime::convert::{bytes_zval, is_numeric};
+use crate::php::runtime::function::{self, Param};
+use crate::php::runtime::object::with_name;
+use crate::php::runtime::zval::long_zval;
 use crate::text::en_us::stem::{stem, State, Stemmed};
 use rustc_hash::FxHashMap;
-use ext_php_rs::ffi::{zend_class_entry, zend_hash_index_find, zend_string, zval, HashTable};
+use ext_php_rs::ffi::{zend_class_entry, zend_hash_index_find, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
-use ext_php_rs::zend::ExecuteData;
 
-extern "C" {
-    fn zend_update_static_property_ex(scope: *mut zend_class_entry, name: *mut zend_string, value: *mut zval) -> i32;
-}
-
-static STEM: Signature = Signature {
-    name: "yioop_codec\\stem_en\\stem",
-    params: &[Param::Value("class"), Param::Value("word")],
-    returns: DataType::Mixed,
-};
-
-extern "C" fn stem_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &STEM, |args| {
+php_function!(STEM, stem_handler, "yioop_codec\\stem_en\\stem", [Param::Value("class"), Param::Value("word")], DataType::Mixed, |args| {
         let [class, word] = args.values::<2>();
         Ok(stem_word(class, word).unwrap_or_default())
     });
-}
 
 /// Yioop's stem, the class's scratch left as Yioop leaves it; None declines.
 fn stem_word(class: &Zval, word: &Zval) -> Option<Zval> {
@@ -50,7 +38,7 @@ fn stem_word(class: &Zval, word: &Zval) -> Option<Zval> {
 /// The class's stem for any number of words (PhraseParser stems a page's
 /// in one call): its no-stem list read once, its scratch written once, as
 /// the last word left it.
-pub(super) struct Stemmer<'a> {
+pub(crate) struct Stemmer<'a> {
     scope: *mut zend_class_entry,
     no_stem: NoStem<'a>,
     /// Each word stemmed so far (a page repeats its words), by first use.
@@ -74,7 +62,7 @@ impl Stemmer<'_> {
     /// The loaded class `name`, for words of any kind: declines unless no
     /// no-stem word is numeric, so that in_array's loose comparison is
     /// byte equality for numeric words too.
-    pub(super) fn of_class(name: &'static str) -> Option<Self> {
+    pub(crate) fn of_class(name: &'static str) -> Option<Self> {
         let stemmer = Stemmer::of(loaded_named(name)?)?;
         (!stemmer.no_stem.any(is_numeric)).then_some(stemmer)
     }
@@ -93,7 +81,7 @@ impl Stemmer<'_> {
         stemmed.stem
     }
 
-    pub(super) fn stem(&mut self, word: &[u8]) -> Vec<u8> {
+    pub(crate) fn stem(&mut self, word: &[u8]) -> Vec<u8> {
         let at = match self.index.get(word) {
             Some(&at) => at,
             None => {
@@ -110,7 +98,7 @@ impl Stemmer<'_> {
     }
 
     /// `self::$buffer`, `self::$k` and `self::$j` as Yioop's stem leaves them.
-    pub(super) fn leave_state(self) {
+    pub(crate) fn leave_state(self) {
         if let Some(state) = self.last.and_then(|at| self.stems[at].state.as_ref()) {
             self.write_state(state);
         }
@@ -168,5 +156,5 @@ impl NoStem<'_> {
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    module.function(STEM.function(stem_handler))
+    function::register(module, &[(&STEM, stem_handler)])
 }

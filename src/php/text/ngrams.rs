@@ -13,38 +13,29 @@
 //! non-numeric string (an int prefix too), and wherever the filter's own
 //! look-up would decline.
 
-use super::bloom::{filter_contains, filter_of};
-use super::classes::{loaded, loaded_named, static_array};
-use super::convert::is_numeric;
-use super::raw::{self, Param, Signature};
-use super::zval::{bool_zval, long_of};
+use crate::php::index::bloom::{filter_contains, filter_of};
+use crate::php::runtime::classes::{loaded, loaded_named, static_array};
+use crate::php::runtime::convert::is_numeric;
+use crate::php::runtime::function::{self, Param};
+use crate::php::runtime::zval::{bool_zval, long_of};
 use ext_php_rs::ffi::{zend_hash_index_find, zend_hash_str_find, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
-use ext_php_rs::zend::ExecuteData;
 
 /// The class whose static cache hyphenateEntities' look-ups read.
-pub(super) const NWORDGRAMS_CLASS: &str = "seekquarry\\yioop\\library\\NWordGrams";
+pub(crate) const NWORDGRAMS_CLASS: &str = "seekquarry\\yioop\\library\\NWordGrams";
 
 /// The filter class whose look-up runs natively (not a subclass of it).
 const FILTER_CLASS: &str = "seekquarry\\yioop\\library\\BloomFilterFile";
 
-static CONTAINS: Signature = Signature {
-    name: "yioop_codec\\ngrams\\ngramsContains",
-    params: &[Param::Value("class"), Param::Value("phrase"), Param::Value("lang"), Param::Optional("filter_prefix", "2")],
-    returns: DataType::Mixed,
-};
-
-extern "C" fn contains_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &CONTAINS, |args| {
+php_function!(CONTAINS, contains_handler, "yioop_codec\\ngrams\\ngramsContains", [Param::Value("class"), Param::Value("phrase"), Param::Value("lang"), Param::Optional("filter_prefix", "2")], DataType::Mixed, |args| {
         let class = args.take(0).dereference();
         let phrase = args.take(1).dereference();
         let lang = args.take(2).dereference();
         let prefix = args.take_optional(3).map(|p| &*p.dereference());
         Ok(contains(class, phrase, lang, prefix).map_or_else(Zval::new, bool_zval))
     });
-}
 
 /// A key of Yioop's cache, as PHP would use it.
 enum Key {
@@ -66,7 +57,7 @@ fn contains(class: &Zval, phrase: &Zval, lang: &Zval, prefix: Option<&Zval>) -> 
 }
 
 /// A filter Yioop has loaded into the cache, and asked natively.
-pub(super) struct Filter(&'static mut ext_php_rs::types::ZendObject);
+pub(crate) struct Filter(&'static mut ext_php_rs::types::ZendObject);
 
 impl Filter {
     /// The cached filter of `lang` and `prefix`; None where Yioop has not
@@ -78,7 +69,7 @@ impl Filter {
     }
 
     /// What `NWordGrams::ngramsContains($phrase, $lang, "all")` asks.
-    pub(super) fn all_grams(lang: &[u8]) -> Option<Filter> {
+    pub(crate) fn all_grams(lang: &[u8]) -> Option<Filter> {
         let cache = static_array(loaded_named(NWORDGRAMS_CLASS)?, "ngrams")?;
         Filter::cached(cache, lang, &Key::Str(b"all".to_vec()))
     }
@@ -95,7 +86,7 @@ impl Filter {
 
     /// The filter's fields, for many look-ups of phrases already
     /// lower-cased by `mb_strtolower` (which gives them back unchanged).
-    pub(super) fn fields(&mut self) -> Option<crate::index::bloom::BloomFilter<'_>> {
+    pub(crate) fn fields(&mut self) -> Option<crate::index::bloom::BloomFilter<'_>> {
         filter_of(self.0)
     }
 }
@@ -122,5 +113,5 @@ fn find(table: &HashTable, key: &Key) -> Option<*mut Zval> {
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    module.function(CONTAINS.function(contains_handler))
+    function::register(module, &[(&CONTAINS, contains_handler)])
 }

@@ -4,13 +4,14 @@
 //! (arithmetic on an array, count() of a non-array, ...) these throw the same
 //! error class.
 
-use super::convert::{
+use crate::php::runtime::convert::{
     array_values, bytes_zval, int_list, int_operand, is_numeric, is_string_offset, num_list, num_zval, operand,
     type_error, type_name, value_error, Fallible, Values,
 };
-use super::raw::{self, Param, Signature};
-use super::zval::{array_zval, long_of, long_zval};
-use super::{packed, settings};
+use crate::php::runtime::function::{self, Param, Signature};
+use crate::php::runtime::zval::{array_zval, long_of, long_zval};
+use crate::php::runtime::arrays as packed;
+use crate::php::settings;
 use crate::codec::modified9::{self, EncodeError, NeverReturns, PostString, Reached};
 use crate::php_semantics::num::{self, Num};
 use crate::codec::backend::Dispatch;
@@ -20,30 +21,18 @@ use crate::codec::{delta, queue_weight};
 use ext_php_rs::prelude::*;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::{ArrayKey, ZendHashTable, Zval};
-use ext_php_rs::zend::ExecuteData;
 
 /// Yioop's `CrawlConstants::PAGE_IMPORTANCE`, the crawl order that packs
 /// weights into queue weight info.
 const PAGE_IMPORTANCE: &[u8] = b"ad";
 
-/// Declares a function's PHP signature and its handler, whose `$body` gets
-/// the call's arguments (see `raw::Args`) and gives the PHP return value.
-macro_rules! raw_function {
-    ($sig:ident, $handler:ident, $name:literal, [$($param:expr),*], $returns:expr, |$args:ident| $body:expr) => {
-        static $sig: Signature = Signature { name: $name, params: &[$($param),*], returns: $returns };
-        extern "C" fn $handler(ex: &mut ExecuteData, retval: &mut Zval) {
-            raw::call(ex, retval, &$sig, |$args| $body);
-        }
-    };
-}
-
-raw_function!(PACK_POSTING, pack_posting_handler, "packPosting", [Param::Value("doc_index"), Param::Value("position_list"), Param::Bool("delta", "true")], DataType::String, |args| {
+php_function!(PACK_POSTING, pack_posting_handler, "packPosting", [Param::Value("doc_index"), Param::Value("position_list"), Param::Bool("delta", "true")], DataType::String, |args| {
     let delta = args.flag(2, true);
     let [doc_index, position_list] = args.values();
     pack_posting(doc_index, position_list, delta)
 });
 
-pub(super) fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible<Zval> {
+pub(crate) fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible<Zval> {
     let doc_index = encodable_int(operand(doc_index, "+")?, 1, "packPosting")?;
     let format = settings::current().format;
     let list = match position_list.array() {
@@ -87,7 +76,7 @@ pub(super) fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) 
         .map_err(|_| never_terminates("packPosting", POSTING_VALUE))
 }
 
-raw_function!(UNPACK_POSTING, unpack_posting_handler, "unpackPosting", [Param::Value("posting"), Param::Reference("offset"), Param::Bool("dedelta", "true")], DataType::Array, |args| {
+php_function!(UNPACK_POSTING, unpack_posting_handler, "unpackPosting", [Param::Value("posting"), Param::Reference("offset"), Param::Bool("dedelta", "true")], DataType::Array, |args| {
     let dedelta = args.flag(2, true);
     unpack_posting(args.take(0).dereference(), args.take(1).dereference_mut(), dedelta)
 });
@@ -101,7 +90,7 @@ fn unpack_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -> Fallible<
     Ok(result)
 }
 
-raw_function!(UNPACK_LIST_MODIFIED9, unpack_list_modified9_handler, "unpackListModified9", [Param::Value("encoded_list")], DataType::Array, |args| {
+php_function!(UNPACK_LIST_MODIFIED9, unpack_list_modified9_handler, "unpackListModified9", [Param::Value("encoded_list")], DataType::Array, |args| {
     let [encoded_list] = args.values();
     unpack_list_modified9(encoded_list)
 });
@@ -111,7 +100,7 @@ fn unpack_list_modified9(encoded_list: &Zval) -> Fallible<Zval> {
     Ok(int_list(modified9::word_elements(word).map(i64::from)))
 }
 
-raw_function!(DOC_INDEX_MODIFIED9, doc_index_modified9_handler, "docIndexModified9", [Param::Value("encoded_list")], DataType::Long, |args| {
+php_function!(DOC_INDEX_MODIFIED9, doc_index_modified9_handler, "docIndexModified9", [Param::Value("encoded_list")], DataType::Long, |args| {
     let [encoded_list] = args.values();
     doc_index_modified9(encoded_list).map(long_zval)
 });
@@ -120,7 +109,7 @@ fn doc_index_modified9(encoded_list: &Zval) -> Fallible<i64> {
     Ok(modified9::doc_index_of_word(int_operand(encoded_list, "&")?))
 }
 
-raw_function!(UNPACK_INT, unpack_int_handler, "unpackInt", [Param::Value("str")], DataType::Mixed, |args| {
+php_function!(UNPACK_INT, unpack_int_handler, "unpackInt", [Param::Value("str")], DataType::Mixed, |args| {
     let [str] = args.values();
     Ok(unpack_int(str))
 });
@@ -136,7 +125,7 @@ fn unpack_int(str: &Zval) -> Zval {
     }
 }
 
-raw_function!(DELTA_LIST, delta_list_handler, "deltaList", [Param::Value("list")], DataType::Array, |args| {
+php_function!(DELTA_LIST, delta_list_handler, "deltaList", [Param::Value("list")], DataType::Array, |args| {
     let [list] = args.values();
     delta_list(list)
 });
@@ -154,7 +143,7 @@ fn delta_list(list: &Zval) -> Fallible<Zval> {
     })
 }
 
-raw_function!(DE_DELTA_LIST, de_delta_list_handler, "deDeltaList", [Param::Reference("delta_list")], DataType::Void, |args| {
+php_function!(DE_DELTA_LIST, de_delta_list_handler, "deDeltaList", [Param::Reference("delta_list")], DataType::Void, |args| {
     de_delta_list(args.take(0).dereference_mut()).map(|()| Zval::null())
 });
 
@@ -172,7 +161,7 @@ fn de_delta_list(delta_list: &mut Zval) -> Fallible<()> {
     de_delta_sequential(array)
 }
 
-raw_function!(ENCODE_MODIFIED9, encode_modified9_handler, "encodeModified9", [Param::Value("list")], DataType::String, |args| {
+php_function!(ENCODE_MODIFIED9, encode_modified9_handler, "encodeModified9", [Param::Value("list")], DataType::String, |args| {
     let [list] = args.values();
     encode_modified9(list)
 });
@@ -190,7 +179,7 @@ fn encode_modified9(list: &Zval) -> Fallible<Zval> {
     Ok(bytes_zval(&out))
 }
 
-raw_function!(DECODE_MODIFIED9, decode_modified9_handler, "decodeModified9", [Param::Value("input_string"), Param::Reference("offset")], DataType::Array, |args| {
+php_function!(DECODE_MODIFIED9, decode_modified9_handler, "decodeModified9", [Param::Value("input_string"), Param::Reference("offset")], DataType::Array, |args| {
     decode_modified9(args.take(0).dereference(), args.take(1).dereference_mut())
 });
 
@@ -205,7 +194,7 @@ fn decode_modified9(input_string: &Zval, offset: &mut Zval) -> Fallible<Zval> {
     Ok(list)
 }
 
-raw_function!(NEXT_POST_STRING, next_post_string_handler, "nextPostString", [Param::Reference("input_string"), Param::Reference("offset")], DataType::String, |args| {
+php_function!(NEXT_POST_STRING, next_post_string_handler, "nextPostString", [Param::Reference("input_string"), Param::Reference("offset")], DataType::String, |args| {
     next_post_string(args.take(0).dereference(), args.take(1).dereference_mut())
 });
 
@@ -217,7 +206,7 @@ fn next_post_string(input_string: &Zval, offset: &mut Zval) -> Fallible<Zval> {
     Ok(bytes)
 }
 
-raw_function!(ADD_DOC_INDEX_POSTINGS, add_doc_index_postings_handler, "addDocIndexPostings", [Param::Reference("postings"), Param::Value("add_offset")], DataType::String, |args| {
+php_function!(ADD_DOC_INDEX_POSTINGS, add_doc_index_postings_handler, "addDocIndexPostings", [Param::Reference("postings"), Param::Value("add_offset")], DataType::String, |args| {
     let postings = args.take(0).dereference();
     add_doc_index_postings(postings, args.take(1).dereference())
 });
@@ -230,7 +219,7 @@ fn add_doc_index_postings(postings: &Zval, add_offset: &Zval) -> Fallible<Zval> 
         .map_err(|_| never_terminates("addDocIndexPostings", "a doc index plus $add_offset, plus one,"))
 }
 
-raw_function!(DECODE_QUEUE_WEIGHT_INFO, decode_queue_weight_info_handler, "decodeQueueWeightInfo", [Param::Value("weight_info"), Param::Value("crawl_order")], DataType::Array, |args| {
+php_function!(DECODE_QUEUE_WEIGHT_INFO, decode_queue_weight_info_handler, "decodeQueueWeightInfo", [Param::Value("weight_info"), Param::Value("crawl_order")], DataType::Array, |args| {
     let [weight_info, crawl_order] = args.values();
     decode_queue_weight_info(weight_info, crawl_order)
 });
@@ -245,7 +234,7 @@ fn decode_queue_weight_info(weight_info: &Zval, crawl_order: &Zval) -> Fallible<
     Ok(pair(weight, depth))
 }
 
-raw_function!(ENCODE_QUEUE_WEIGHT_INFO, encode_queue_weight_info_handler, "encodeQueueWeightInfo", [Param::Value("weight"), Param::Value("depth"), Param::Value("crawl_order")], DataType::Mixed, |args| {
+php_function!(ENCODE_QUEUE_WEIGHT_INFO, encode_queue_weight_info_handler, "encodeQueueWeightInfo", [Param::Value("weight"), Param::Value("depth"), Param::Value("crawl_order")], DataType::Mixed, |args| {
     let [weight, depth, crawl_order] = args.values();
     encode_queue_weight_info(weight, depth, crawl_order)
 });
@@ -258,7 +247,7 @@ fn encode_queue_weight_info(weight: &Zval, depth: &Zval, crawl_order: &Zval) -> 
     Ok(long_zval(queue_weight::encode(weight, int_operand(depth, "-")?)))
 }
 
-raw_function!(ADJUST_WEIGHT_CALLBACK, adjust_weight_callback_handler, "adjustWeightCallback", [Param::Value("weight_info"), Param::Value("adjustment")], DataType::Long, |args| {
+php_function!(ADJUST_WEIGHT_CALLBACK, adjust_weight_callback_handler, "adjustWeightCallback", [Param::Value("weight_info"), Param::Value("adjustment")], DataType::Long, |args| {
     let [weight_info, adjustment] = args.values();
     adjust_weight_callback(weight_info, adjustment).map(long_zval)
 });
@@ -270,7 +259,7 @@ fn adjust_weight_callback(weight_info: &Zval, adjustment: &Zval) -> Fallible<i64
 // Not in Yioop: `unpackPosting` in a loop, in one call. Decodes postings
 // from `$offset` until the string ends or `$max_count` (if not negative)
 // postings are read, and returns them as `[doc_index, positions]` pairs.
-raw_function!(UNPACK_POSTINGS, unpack_postings_handler, "unpackPostings", [Param::Value("postings"), Param::Reference("offset"), Param::Int("max_count", "-1"), Param::Bool("dedelta", "true")], DataType::Array, |args| {
+php_function!(UNPACK_POSTINGS, unpack_postings_handler, "unpackPostings", [Param::Value("postings"), Param::Reference("offset"), Param::Int("max_count", "-1"), Param::Bool("dedelta", "true")], DataType::Array, |args| {
     let (max_count, dedelta) = (args.int(2, -1)?, args.flag(3, true));
     unpack_postings(args.take(0).dereference(), args.take(1).dereference_mut(), max_count, dedelta)
 });
@@ -342,7 +331,7 @@ fn leading_empty_postings(len: usize, offset: Num) -> usize {
 // Benchmark floor, not in Yioop: does the framing `unpackPosting` does but
 // no decoding, and returns a posting-shaped array of six positions (the
 // benchmark data's mean), to show what any native `unpackPosting` costs.
-raw_function!(FLOOR_POSTING, floor_posting_handler, "yioop_codec\\floorPosting", [Param::Value("posting"), Param::Reference("offset"), Param::Bool("dedelta", "true")], DataType::Array, |args| {
+php_function!(FLOOR_POSTING, floor_posting_handler, "yioop_codec\\floorPosting", [Param::Value("posting"), Param::Reference("offset"), Param::Bool("dedelta", "true")], DataType::Array, |args| {
     let dedelta = args.flag(2, true);
     floor_posting(args.take(0).dereference(), args.take(1).dereference_mut(), dedelta)
 });
@@ -357,7 +346,7 @@ fn floor_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -> Fallible<Z
 
 // Benchmark floor, not in Yioop: unpackPostings' framing loop with the
 // floorPosting result for each posting, to show what any batch call costs.
-raw_function!(FLOOR_POSTINGS, floor_postings_handler, "yioop_codec\\floorPostings", [Param::Value("postings"), Param::Reference("offset"), Param::Int("max_count", "-1")], DataType::Array, |args| {
+php_function!(FLOOR_POSTINGS, floor_postings_handler, "yioop_codec\\floorPostings", [Param::Value("postings"), Param::Reference("offset"), Param::Int("max_count", "-1")], DataType::Array, |args| {
     let max_count = args.int(2, -1)?;
     floor_postings(args.take(0).dereference(), args.take(1).dereference_mut(), max_count)
 });
@@ -373,7 +362,7 @@ fn floor_postings(postings: &Zval, offset: &mut Zval, max_count: i64) -> Fallibl
 
 // Benchmark floor, not in Yioop: a list of `length` ints, the result's
 // shape of unpackListModified9 and other list-returning calls.
-raw_function!(FLOOR_LIST, floor_list_handler, "yioop_codec\\floorList", [Param::Value("length")], DataType::Array, |args| {
+php_function!(FLOOR_LIST, floor_list_handler, "yioop_codec\\floorList", [Param::Value("length")], DataType::Array, |args| {
     let [length] = args.values();
     let length = int_operand(length, "+")?.clamp(0, 1 << 20) as u32;
     Ok(int_list((0..length).map(|i| i64::from(i) + 1)))
@@ -384,7 +373,7 @@ raw_function!(FLOOR_LIST, floor_list_handler, "yioop_codec\\floorList", [Param::
 const NAMESPACE: &str = "seekquarry\\yioop\\library\\";
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    let global: [(&'static Signature, raw::Handler); 18] = [
+    let global: &[(&'static Signature, function::Handler)] = &[
         (&PACK_POSTING, pack_posting_handler),
         (&UNPACK_POSTING, unpack_posting_handler),
         (&UNPACK_LIST_MODIFIED9, unpack_list_modified9_handler),
@@ -404,7 +393,7 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
         (&FLOOR_POSTINGS, floor_postings_handler),
         (&FLOOR_LIST, floor_list_handler),
     ];
-    let namespaced: [(&'static Signature, raw::Handler); 6] = [
+    let namespaced: &[(&'static Signature, function::Handler)] = &[
         (&UNPACK_LIST_MODIFIED9, unpack_list_modified9_handler),
         (&DOC_INDEX_MODIFIED9, doc_index_modified9_handler),
         (&UNPACK_INT, unpack_int_handler),
@@ -412,8 +401,8 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
         (&ENCODE_QUEUE_WEIGHT_INFO, encode_queue_weight_info_handler),
         (&ADJUST_WEIGHT_CALLBACK, adjust_weight_callback_handler),
     ];
-    let module = global.into_iter().fold(module, |m, (sig, handler)| m.function(sig.function(handler)));
-    namespaced.into_iter().fold(module, |m, (sig, handler)| {
+    let module = function::register(module, global);
+    namespaced.iter().fold(module, |m, &(sig, handler)| {
         m.function(sig.function_named(format!("{NAMESPACE}{}", sig.name), handler))
     })
 }

@@ -9,52 +9,35 @@
 //! before anything changes, and the switched-over method then runs Yioop's
 //! PHP on it: odd input gets Yioop's behaviour by construction.
 
-use super::convert::{bytes_zval, Fallible};
-use super::hash_prefetch;
-use super::raw::{self, Param, Signature};
-use super::shard::{Outcome, Shard};
-use super::zval::{array_zval, bool_zval, long_of, long_zval};
+use crate::php::index::shard::method;
+use crate::php::runtime::ffi::{IS_NULL, IS_REFERENCE, add_function, concat_function, increment_function, zend_hash_lookup, zend_string_hash_func};
+use crate::php::runtime::convert::{bytes_zval, Fallible};
+use crate::php::runtime::hash_prefetch;
+use crate::php::runtime::function::{self, Param};
+use crate::php::index::shard::{Outcome, Shard};
+use crate::php::runtime::zval::{array_zval, bool_zval, long_of, long_zval};
 use crate::index::shard::build;
-use super::keys::{entries, find, Key};
+use crate::php::runtime::keys::{entries, find, Key};
 use ext_php_rs::ffi::{zend_string, zval, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
-use ext_php_rs::zend::ExecuteData;
 use std::mem::ManuallyDrop;
 
-extern "C" {
-    fn concat_function(result: *mut zval, op1: *mut zval, op2: *mut zval) -> i32;
-    fn increment_function(op: *mut zval) -> i32;
-    fn add_function(result: *mut zval, op1: *mut zval, op2: *mut zval) -> i32;
-    fn zend_hash_lookup(ht: *mut HashTable, key: *mut zend_string) -> *mut zval;
-    fn zend_string_hash_func(s: *mut zend_string) -> u64;
-}
 
-/// php-src's type tags.
-const IS_NULL: u8 = 1;
-const IS_REFERENCE: u8 = 10;
-
-shard_function!(
-    ADD,
-    add_handler,
-    "addDocumentWords",
-    [
-        Param::Value("doc_keys"),
+php_function!(ADD, add_handler, concat!("yioop_codec\\shard\\", "addDocumentWords"), [Param::Value("shard"), Param::Value("doc_keys"),
         Param::Value("summary_offset"),
         Param::Value("word_lists"),
         Param::Optional("meta_ids", "[]"),
         Param::Optional("is_doc", "false"),
         Param::Optional("rank", "false"),
         Param::Optional("description_scores", "[]"),
-        Param::Optional("user_ranks", "[]")
-    ],
-    DataType::Mixed,
-    |args| add_document_words(args)
-);
+        Param::Optional("user_ranks", "[]")], DataType::Mixed, |args| {
+    method(&ADD, args, |args| add_document_words(args))
+});
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    module.function(ADD.function(add_handler))
+    function::register(module, &[(&ADD, add_handler)])
 }
 
 /// `$array[$value]`'s key for a meta id, or None for a type this function
@@ -134,7 +117,7 @@ fn shard_state_is_plain(shard: &mut Shard) -> bool {
         && holds("doc_infos", Zval::is_string)
 }
 
-fn add_document_words(args: &mut raw::Args) -> Outcome {
+fn add_document_words(args: &mut function::Args) -> Outcome {
     let (empty, no) = (array_zval(ZendHashTable::new()), bool_zval(false));
     let defaults = [&empty, &no, &no, &empty, &empty]; // meta_ids .. user_ranks
     let shard = args.take(0);
@@ -151,7 +134,7 @@ fn add_document_words(args: &mut raw::Args) -> Outcome {
         shard.set_property("word_docs", bytes_zval(b""));
         shard.set_property("word_docs_packed", bool_zval(false));
     }
-    let aux = shard.0.try_call_method("packAuxiliaryDocumentKeys", vec![values[6], values[7]]);
+    let aux = shard.0 .0.try_call_method("packAuxiliaryDocumentKeys", vec![values[6], values[7]]);
     let aux = match aux {
         Ok(aux) if aux.get_type() != DataType::Undef => aux,
         _ => return Ok(Zval::new()), // it threw: PHP sees the exception
@@ -196,7 +179,7 @@ fn add_words(shard: &mut Shard, words: &[(Key, Option<&Zval>)], doc_offset: i64)
     let mut doc_len = 0i64;
     for (i, &(_, list)) in words.iter().enumerate() {
         let list = list.unwrap_or(&empty);
-        let store = super::functions::pack_posting(&doc_index, list, true)?;
+        let store = crate::php::codec::pack_posting(&doc_index, list, true)?;
         let stored_len = store.zend_str().map_or(0, |s| s.len() as i64);
         doc_len += list.array().map_or(0, |a| a.len() as i64);
         unsafe {
@@ -216,7 +199,7 @@ fn writable_array(shard: &mut Shard, name: &'static str) -> *mut HashTable {
     if slot.is_null() {
         *slot = array_zval(ZendHashTable::new());
     }
-    let array = super::packed::separate(slot).expect("checked by shard_state_is_plain");
+    let array = crate::php::runtime::arrays::separate(slot).expect("checked by shard_state_is_plain");
     std::ptr::from_mut(array).cast()
 }
 

@@ -4,24 +4,14 @@
 //! empty array). For any other text it calls PHP's `unserialize`, so the
 //! answer is PHP's either way.
 
-use super::convert::bytes_zval;
-use super::zval::{array_zval, bool_zval, long_zval};
+use crate::php::runtime::ffi::{IS_ARRAY, IS_STRING, zend_empty_string, zend_hash_real_init_mixed, zend_ini_long, zend_one_char_string};
+use crate::php::runtime::convert::bytes_zval;
+use crate::php::runtime::zval::{array_zval, bool_zval, long_zval};
 use crate::php_semantics::unserialize::{self, Build, Key};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::ffi::{_zend_new_array, zend_empty_array, zend_hash_index_update, zend_hash_str_update, zend_string, HashTable};
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-extern "C" {
-    fn zend_hash_real_init_mixed(ht: *mut HashTable);
-    fn zend_ini_long(name: *const std::ffi::c_char, name_length: usize, orig: i32) -> i64;
-    static zend_empty_string: *mut zend_string;
-    static zend_one_char_string: [*mut zend_string; 256];
-}
-
-/// php-src's IS_STRING and IS_ARRAY type tags, without the refcounted
-/// flags: an interned string, an immutable array.
-const IS_STRING: u32 = 6;
-const IS_ARRAY: u32 = 7;
 
 /// The value `unserialize($text)` gives, if the native reader takes the
 /// text; None leaves it to PHP's `unserialize`.
@@ -71,7 +61,7 @@ impl Build for Zvals {
     fn empty_array(&mut self) -> Zval {
         let mut z = Zval::new();
         z.value.arr = std::ptr::addr_of!(zend_empty_array).cast_mut();
-        z.u1.type_info = IS_ARRAY;
+        z.u1.type_info = u32::from(IS_ARRAY);
         z
     }
 
@@ -104,6 +94,6 @@ impl Build for Zvals {
 fn interned_zval(s: *mut zend_string) -> Zval {
     let mut z = Zval::new();
     z.value.str_ = s;
-    z.u1.type_info = IS_STRING;
+    z.u1.type_info = u32::from(IS_STRING);
     z
 }

@@ -1,7 +1,7 @@
 //! `yioop_codec\archive\getObjects($archive, $offset, $num, $next_flag,
 //! $fh, $max_size)`: `WebArchive::getObjects` with a `GzipCompressor`, the
 //! records read and inflated natively (`crate::index::archive`) and each one
-//! unserialized natively (`super::serialized`) or, for a text that reader
+//! unserialized natively (`crate::php::runtime::unserialize`) or, for a text that reader
 //! leaves, by PHP's own `unserialize`, called as Yioop calls it
 //! (`@unserialize`). `php/yioop-integrate.php` makes Yioop's method call it.
 //!
@@ -18,17 +18,17 @@
 //! instead of opening the file every call; with one, through the handle's
 //! own descriptor, and it leaves the handle where Yioop's reads would.
 
-use super::convert::bytes_zval;
-use super::serialized;
-use super::packed::{list_of, pair_of};
-use super::raw::{self, Param, Signature};
-use super::shard::Shard;
-use super::zval::{array_zval, long_of, long_zval};
+use crate::php::runtime::ffi::{PHP_STREAM_FLAG_NO_SEEK, _php_stream_cast, _php_stream_seek, php_file_le_pstream, php_file_le_stream, php_stream_stdio_ops, zend_ini_string};
+use crate::php::runtime::convert::bytes_zval;
+use crate::php::runtime::unserialize;
+use crate::php::runtime::arrays::{list_of, pair_of};
+use crate::php::runtime::function::{self, Param};
+use crate::php::runtime::object::Object;
+use crate::php::runtime::zval::{array_zval, long_of, long_zval};
 use crate::index::archive::{self as core, inflate, Decline, Records};
 use ext_php_rs::ffi::{zend_call_known_function, zend_fetch_function_str, zend_function, zend_resource, zval};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
-use ext_php_rs::zend::ExecuteData;
 use std::fs::File;
 use std::mem::ManuallyDrop;
 use std::os::fd::FromRawFd;
@@ -46,28 +46,9 @@ const E_FATAL_ERRORS: i32 = 1 | 4 | 16 | 64 | 256 | 4096;
 /// stream after).
 const PHP_STREAM_AS_FD: i32 = 1;
 const PHP_STREAM_CAST_INTERNAL: i32 = 0x2000_0000;
-/// `php_stream.flags`: a stream that cannot seek.
-const PHP_STREAM_FLAG_NO_SEEK: u32 = 0x1;
 const SEEK_SET: i32 = 0;
 
-extern "C" {
-    fn php_file_le_stream() -> i32;
-    fn php_file_le_pstream() -> i32;
-    fn _php_stream_cast(stream: *mut ext_php_rs::ffi::_php_stream, castas: i32, ret: *mut *mut std::ffi::c_void, show_err: i32) -> i32;
-    fn _php_stream_seek(stream: *mut ext_php_rs::ffi::_php_stream, offset: i64, whence: i32) -> i32;
-    static mut php_stream_stdio_ops: ext_php_rs::ffi::php_stream_ops;
-    fn zend_ini_string(name: *const std::ffi::c_char, name_length: usize, orig: i32) -> *mut std::ffi::c_char;
-}
-
-static GET_OBJECTS: Signature = Signature {
-    name: "yioop_codec\\archive\\getObjects",
-    params: &[Param::Value("archive"), Param::Value("offset"), Param::Value("num"), Param::Value("next_flag"), Param::Value("fh"), Param::Value("max_size")],
-    returns: DataType::Mixed,
-};
-
-extern "C" fn get_objects_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &GET_OBJECTS, |args| Ok(get_objects(args).unwrap_or_else(|Decline| Zval::new())));
-}
+php_function!(GET_OBJECTS, get_objects_handler, "yioop_codec\\archive\\getObjects", [Param::Value("archive"), Param::Value("offset"), Param::Value("num"), Param::Value("next_flag"), Param::Value("fh"), Param::Value("max_size")], DataType::Mixed, |args| Ok(get_objects(args).unwrap_or_else(|Decline| Zval::new())));
 
 /// Where the records are read from: the archive's file, or the caller's
 /// handle (its stream, to leave where Yioop's reads would).
@@ -92,7 +73,7 @@ impl Source {
     }
 }
 
-fn get_objects(args: &mut raw::Args) -> Result<Zval, Decline> {
+fn get_objects(args: &mut function::Args) -> Result<Zval, Decline> {
     let unserialize = unserialize_function().ok_or(Decline)?;
     let offset = long_of(args.take(1).dereference()).ok_or(Decline)?;
     let num = long_of(args.take(2).dereference()).ok_or(Decline)?;
@@ -100,7 +81,7 @@ fn get_objects(args: &mut raw::Args) -> Result<Zval, Decline> {
     let limit = size_limit(args.take(5).dereference())?;
     let fh = args.take(4).dereference();
     let archive = args.take(0).dereference_mut().object_mut().ok_or(Decline)?;
-    let mut archive = Shard(archive);
+    let mut archive = Object(archive);
     check_archive(&archive)?;
     let source = if fh.is_null() || fh.bool() == Some(false) { Source::Shared(archive_file(&archive)?) } else { handle_file(fh)? };
     if offset < 0 {
@@ -112,9 +93,9 @@ fn get_objects(args: &mut raw::Args) -> Result<Zval, Decline> {
     let mut objects = Vec::with_capacity(inflated.len());
     for (record, text) in records.iter().zip(inflated) {
         source.reached(record.next);
-        let object = serialized::unserialize(&text).unwrap_or_else(|| silent_unserialize(unserialize, bytes_zval(&text)));
+        let object = unserialize::unserialize(&text).unwrap_or_else(|| silent_unserialize(unserialize, bytes_zval(&text)));
         objects.push(pair_of(long_zval(record.next), object));
-        if raw::has_exception() {
+        if crate::php::runtime::engine::has_exception() {
             return Ok(Zval::new()); // Yioop's getObjects throws it, iterator untouched
         }
     }
@@ -149,7 +130,7 @@ fn size_limit(value: &Zval) -> Result<i64, Decline> {
 }
 
 /// The archive is on disk and reads with Yioop's `GzipCompressor`.
-fn check_archive(archive: &Shard) -> Result<(), Decline> {
+fn check_archive(archive: &Object) -> Result<(), Decline> {
     let is_string = archive.property("is_string").ok_or(Decline)?;
     if !(is_string.is_null() || is_string.bool() == Some(false)) {
         return Err(Decline);
@@ -163,7 +144,7 @@ fn check_archive(archive: &Shard) -> Result<(), Decline> {
 
 /// What `fopen($this->filename, "r")` opens: a plain path only, and not
 /// where `open_basedir` has a say.
-fn archive_file(archive: &Shard) -> Result<Rc<File>, Decline> {
+fn archive_file(archive: &Object) -> Result<Rc<File>, Decline> {
     let name = archive.property("filename").and_then(Zval::zend_str).ok_or(Decline)?.as_bytes();
     if name.is_empty() || name.contains(&0) || name.windows(3).any(|w| w == b"://") || open_basedir_set() {
         return Err(Decline);
@@ -234,5 +215,5 @@ fn silent_unserialize(function: *mut zend_function, mut text: Zval) -> Zval {
 }
 
 pub fn register(module: ext_php_rs::builders::ModuleBuilder) -> ext_php_rs::builders::ModuleBuilder {
-    module.function(GET_OBJECTS.function(get_objects_handler))
+    function::register(module, &[(&GET_OBJECTS, get_objects_handler)])
 }

@@ -4,26 +4,14 @@
 //! through `Rc::into_raw`; the table itself is persistent, made on first
 //! use and freed at the module's shutdown.
 
+use crate::php::runtime::ffi::{IS_PTR, ZEND_MM_ALIGNMENT_LOG2, _zend_hash_init, zend_hash_destroy, zend_weakrefs_hash_add, zend_weakrefs_hash_del};
 use ext_php_rs::ffi::{zend_hash_clean, zend_hash_index_find, zend_object, zend_ulong, zval, HashTable};
 use ext_php_rs::types::Zval;
 use std::marker::PhantomData;
-use std::os::raw::c_int;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
-extern "C" {
-    fn _zend_hash_init(ht: *mut HashTable, size: u32, destructor: Option<unsafe extern "C" fn(*mut zval)>, persistent: bool);
-    fn zend_hash_destroy(ht: *mut HashTable);
-    fn zend_weakrefs_hash_add(ht: *mut HashTable, key: *mut zend_object, data: *mut zval) -> *mut zval;
-    fn zend_weakrefs_hash_del(ht: *mut HashTable, key: *mut zend_object) -> c_int;
-}
-
-const IS_PTR: u32 = 13;
-/// ZEND_MM_ALIGNMENT_LOG2: an object's key in a weak table is its address
-/// shifted by it.
-const ALIGNMENT_LOG2: u32 = 3;
-
-pub(super) struct WeakTable<T> {
+pub struct WeakTable<T> {
     table: AtomicPtr<HashTable>,
     _values: PhantomData<fn() -> T>,
 }
@@ -33,7 +21,7 @@ unsafe extern "C" fn drop_value<T>(value: *mut zval) {
 }
 
 impl<T> WeakTable<T> {
-    pub(super) const fn new() -> Self {
+    pub const fn new() -> Self {
         Self { table: AtomicPtr::new(std::ptr::null_mut()), _values: PhantomData }
     }
 
@@ -49,18 +37,18 @@ impl<T> WeakTable<T> {
     }
 
     /// The state kept for `object`, if any.
-    pub(super) fn get(&self, object: *mut zend_object) -> Option<Rc<T>> {
-        let key = (object as usize >> ALIGNMENT_LOG2) as zend_ulong;
+    pub fn get(&self, object: *mut zend_object) -> Option<Rc<T>> {
+        let key = (object as usize >> ZEND_MM_ALIGNMENT_LOG2) as zend_ulong;
         let found = unsafe { zend_hash_index_find(self.table(), key).as_ref() }?;
         let state = unsafe { found.value.ptr }.cast::<T>();
         unsafe { Rc::increment_strong_count(state) };
         Some(unsafe { Rc::from_raw(state) })
     }
 
-    pub(super) fn add(&self, object: *mut zend_object, state: &Rc<T>) {
+    pub fn add(&self, object: *mut zend_object, state: &Rc<T>) {
         let mut value = Zval::new();
         value.value.ptr = Rc::into_raw(state.clone()).cast_mut().cast();
-        value.u1.type_info = IS_PTR;
+        value.u1.type_info = u32::from(IS_PTR);
         let added = unsafe { zend_weakrefs_hash_add(self.table(), object, std::ptr::from_mut(&mut value).cast()) };
         if added.is_null() {
             unsafe { drop_value::<T>(std::ptr::from_mut(&mut value).cast()) };
@@ -68,7 +56,7 @@ impl<T> WeakTable<T> {
     }
 
     /// Takes `object`'s state out of the table.
-    pub(super) fn remove(&self, object: *mut zend_object) -> Option<Rc<T>> {
+    pub fn remove(&self, object: *mut zend_object) -> Option<Rc<T>> {
         let state = self.get(object)?;
         unsafe { zend_weakrefs_hash_del(self.table(), object) };
         Some(state)
@@ -77,12 +65,12 @@ impl<T> WeakTable<T> {
     /// Forgets every object: at each request's start, since PHP's weak
     /// references are per request and a fast shutdown frees objects
     /// without telling them.
-    pub(super) fn clear(&self) {
+    pub fn clear(&self) {
         unsafe { zend_hash_clean(self.table()) };
     }
 
     /// Frees the table, at the module's shutdown.
-    pub(super) fn release(&self) {
+    pub fn release(&self) {
         let table = self.table.swap(std::ptr::null_mut(), Ordering::AcqRel);
         if !table.is_null() {
             unsafe { zend_hash_destroy(table) };

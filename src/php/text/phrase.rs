@@ -22,7 +22,7 @@
 //! n-word-gram look-ups ask the filter NWordGrams has cached, as the
 //! native `ngramsContains` does. Both rely on methods of other Yioop
 //! files (the en_US Tokenizer's `stem`, `NWordGrams::ngramsContains`) and
-//! run only where those are switched too (`super::switched`).
+//! run only where those are switched too (`crate::php::runtime::switched`).
 //!
 //! Both decline (null or false, nothing changed) for a text that is not a
 //! UTF-8 string, a locale that is empty or numeric, mbstring's internal or
@@ -34,57 +34,36 @@
 //! hyphenateEntities also declines where the locale's filter is not loaded
 //! yet (Yioop's first look-up loads it).
 
-use super::classes::{live_statics, loaded, static_array, static_property};
-use super::keys::{entries, find as find_key, Key};
-use super::convert::{bytes_zval, is_numeric, num_zval};
-use super::ngrams;
-use super::packed::list_of;
-use super::raw::{self, call_function, constant, Param, Signature};
-use super::stem_en::Stemmer;
-use super::zval::{array_zval, bool_zval, long_of, long_zval};
-use super::switched::calls_native;
+use crate::php::runtime::classes::{live_statics, loaded, static_array, static_property};
+use crate::php::runtime::keys::{entries, find as find_key, Key};
+use crate::php::runtime::convert::{bytes_zval, is_numeric, num_zval};
+use crate::php::text::ngrams;
+use crate::php::runtime::arrays::list_of;
+use crate::php::runtime::engine::{call_function, constant};
+use crate::php::runtime::function::{self, Param};
+use crate::php::text::en_us::stem::Stemmer;
+use crate::php::runtime::zval::{array_zval, bool_zval, long_of, long_zval};
+use crate::php::runtime::switched::calls_native;
 use crate::php_semantics::num::{self, Num};
 use crate::text::phrase::{hyphenate_entities, lower_case, replace_separators, safe_search_score, split_terms, trims_to_nothing, Separators};
 use ext_php_rs::ffi::{zend_class_entry, zend_hash_str_find, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendObject, Zval};
-use ext_php_rs::zend::ExecuteData;
 use std::cell::RefCell;
 
 /// The only tokenizer whose stemmer is native.
-pub(super) const EN_TOKENIZER: &str = "seekquarry\\yioop\\locale\\en_US\\resources\\Tokenizer";
+pub(crate) const EN_TOKENIZER: &str = "seekquarry\\yioop\\locale\\en_US\\resources\\Tokenizer";
 const PUNCT: &str = "seekquarry\\yioop\\configs\\PUNCT";
 const NS_LOCALE: &str = "seekquarry\\yioop\\configs\\NS_LOCALE";
 
-static STEM_CHAR_GRAM_SEGMENT: Signature = Signature {
-    name: "yioop_codec\\phrase\\stemCharGramSegment",
-    params: &[Param::Value("class"), Param::Value("string"), Param::Value("lang"), Param::Optional("to_string", "false")],
-    returns: DataType::Mixed,
-};
-
-static COMPUTE_SAFE_SEARCH_SCORE: Signature = Signature {
-    name: "yioop_codec\\phrase\\computeSafeSearchScore",
-    params: &[Param::Value("class"), Param::Reference("word_lists"), Param::Value("len"), Param::Optional("url", "\"\"")],
-    returns: DataType::Mixed,
-};
-
-static HYPHENATE_ENTITIES: Signature = Signature {
-    name: "yioop_codec\\phrase\\hyphenateEntities",
-    params: &[Param::Value("class"), Param::Reference("string"), Param::Optional("lang", "null")],
-    returns: DataType::Bool,
-};
-
-extern "C" fn stem_char_gram_segment_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &STEM_CHAR_GRAM_SEGMENT, |args| {
+php_function!(STEM_CHAR_GRAM_SEGMENT, stem_char_gram_segment_handler, "yioop_codec\\phrase\\stemCharGramSegment", [Param::Value("class"), Param::Value("string"), Param::Value("lang"), Param::Optional("to_string", "false")], DataType::Mixed, |args| {
         let [class, text, lang] = args.values::<3>();
         let to_string = args.take_optional(3).map(|z| z.dereference());
         Ok(stem_char_gram_segment(class, text.dereference(), lang.dereference(), to_string).unwrap_or_default())
     });
-}
 
-extern "C" fn hyphenate_entities_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &HYPHENATE_ENTITIES, |args| {
+php_function!(HYPHENATE_ENTITIES, hyphenate_entities_handler, "yioop_codec\\phrase\\hyphenateEntities", [Param::Value("class"), Param::Reference("string"), Param::Optional("lang", "null")], DataType::Bool, |args| {
         // Yioop's method reads nothing of its class but NWordGrams'.
         let text = args.take(1).dereference_mut();
         let lang = args.take_optional(2).map(|z| z.dereference());
@@ -95,15 +74,12 @@ extern "C" fn hyphenate_entities_handler(ex: &mut ExecuteData, retval: &mut Zval
         }
         Ok(bool_zval(done))
     });
-}
 
-extern "C" fn compute_safe_search_score_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &COMPUTE_SAFE_SEARCH_SCORE, |args| {
+php_function!(COMPUTE_SAFE_SEARCH_SCORE, compute_safe_search_score_handler, "yioop_codec\\phrase\\computeSafeSearchScore", [Param::Value("class"), Param::Reference("word_lists"), Param::Value("len"), Param::Optional("url", "\"\"")], DataType::Mixed, |args| {
         let [class, word_lists, len] = args.values::<3>();
         let url = args.take_optional(3).map(|z| &*z.dereference());
         Ok(safe_search_score_of(class, word_lists, len, url).unwrap_or_default())
     });
-}
 
 fn safe_search_score_of(class: &Zval, word_lists: &Zval, len: &Zval, url: Option<&Zval>) -> Option<Zval> {
     let statics = live_statics(loaded(class)?, "computesafesearchscore")?;
@@ -206,7 +182,7 @@ fn segment(tokenizer: &mut ZendObject, replaced: &str, lang: &[u8]) -> Option<St
         return Some(replaced.to_string());
     }
     let segmented = tokenizer.try_call_method("segment", vec![&replaced]).ok()?;
-    if raw::has_exception() {
+    if crate::php::runtime::engine::has_exception() {
         return None;
     }
     String::from_utf8(segmented.zend_str()?.as_bytes().to_vec()).ok()
@@ -247,7 +223,7 @@ fn mb_strtolower(text: &str) -> Option<String> {
     String::from_utf8(lowered.zend_str()?.as_bytes().to_vec()).ok()
 }
 
-pub(super) fn encodings_are_utf8() -> bool {
+pub(crate) fn encodings_are_utf8() -> bool {
     ["mb_internal_encoding", "mb_regex_encoding"].iter().all(|name| {
         call_function(name, &mut []).is_some_and(|encoding| encoding.zend_str().is_some_and(|s| s.as_bytes() == b"UTF-8"))
     })
@@ -304,8 +280,5 @@ fn find<'a>(table: &'a HashTable, key: &[u8]) -> Option<&'a Zval> {
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    module
-        .function(STEM_CHAR_GRAM_SEGMENT.function(stem_char_gram_segment_handler))
-        .function(HYPHENATE_ENTITIES.function(hyphenate_entities_handler))
-        .function(COMPUTE_SAFE_SEARCH_SCORE.function(compute_safe_search_score_handler))
+    function::register(module, &[(&STEM_CHAR_GRAM_SEGMENT, stem_char_gram_segment_handler), (&HYPHENATE_ENTITIES, hyphenate_entities_handler), (&COMPUTE_SAFE_SEARCH_SCORE, compute_safe_search_score_handler)])
 }

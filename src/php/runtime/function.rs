@@ -5,49 +5,33 @@
 //! and a panic is still caught and turned into a PHP Error, never unwound
 //! into PHP.
 
-use super::convert::{type_error, type_name, Fallible};
+use crate::php::runtime::convert::{type_error, type_name, Fallible};
 use ext_php_rs::args::Arg;
-use ext_php_rs::builders::FunctionBuilder;
+use ext_php_rs::builders::{FunctionBuilder, ModuleBuilder};
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::zend_wrong_parameters_count_error;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ce, ExecuteData};
-use std::os::raw::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-extern "C" {
-    fn zend_get_constant_str(name: *const c_char, name_len: usize) -> *mut ext_php_rs::ffi::zval;
-}
-
-/// Whether a PHP exception is pending (a called function threw).
-pub fn has_exception() -> bool {
-    unsafe { !ext_php_rs::ffi::executor_globals.exception.is_null() }
-}
-
-/// A defined constant's value (fully qualified name), through a reference;
-/// None for an undefined one.
-pub fn constant(full: &str) -> Option<&'static Zval> {
-    let found = unsafe { zend_get_constant_str(full.as_ptr().cast(), full.len()) };
-    unsafe { found.cast::<Zval>().as_ref() }.map(Zval::dereference)
-}
-
-/// Calls PHP's function `name` (`Class::method` for a static method);
-/// None where it could not be called or threw.
-pub fn call_function(name: &str, args: &mut [Zval]) -> Option<Zval> {
-    let mut function = super::convert::bytes_zval(name.as_bytes());
-    let mut result = Zval::new();
-    let status = unsafe {
-        ext_php_rs::ffi::_call_user_function_impl(
-            std::ptr::null_mut(),
-            &mut function,
-            &mut result,
-            args.len() as u32,
-            args.as_mut_ptr(),
-            std::ptr::null_mut(),
-        )
+/// The one way a PHP function is declared here: `static $sig`, its name
+/// and parameters as the stub declares them, and `$handler`, which runs
+/// `$body` on the call's [`Args`] and hands PHP its `Fallible<Zval>`.
+/// Register the pair with [`register`].
+macro_rules! php_function {
+    ($sig:ident, $handler:ident, $name:expr, [$($param:expr),* $(,)?], $returns:expr, |$args:ident| $body:expr) => {
+        static $sig: $crate::php::runtime::function::Signature =
+            $crate::php::runtime::function::Signature { name: $name, params: &[$($param),*], returns: $returns };
+        extern "C" fn $handler(ex: &mut ::ext_php_rs::zend::ExecuteData, retval: &mut ::ext_php_rs::types::Zval) {
+            $crate::php::runtime::function::call(ex, retval, &$sig, |$args| $body);
+        }
     };
-    (status >= 0 && !has_exception()).then_some(result)
+}
+
+/// Adds each declared function to the module.
+pub fn register<'a>(module: ModuleBuilder<'a>, functions: &[(&'static Signature, Handler)]) -> ModuleBuilder<'a> {
+    functions.iter().fold(module, |module, &(signature, handler)| module.function(signature.function(handler)))
 }
 
 /// The most parameters any of these functions has.
@@ -116,10 +100,16 @@ impl Signature {
 /// The arguments of one call.
 pub struct Args<'a> {
     signature: &'static Signature,
+    frame: *const ExecuteData,
     slots: [Option<&'a mut Zval>; MAX_ARGS],
 }
 
 impl<'a> Args<'a> {
+    /// The call's frame, for a function that looks at its caller.
+    pub fn frame(&self) -> &ExecuteData {
+        unsafe { &*self.frame }
+    }
+
     /// Required argument `i` (from 0) as passed: for a by-reference
     /// parameter, the reference (`dereference_mut` reaches the variable).
     pub fn take(&mut self, i: usize) -> &'a mut Zval {
@@ -189,7 +179,8 @@ pub fn call(
     for (i, slot) in slots.iter_mut().enumerate().take(count) {
         *slot = unsafe { ex.zend_call_arg(i) };
     }
-    let mut args = Args { signature, slots };
+    let frame: *const ExecuteData = ex;
+    let mut args = Args { signature, frame, slots };
     match catch_unwind(AssertUnwindSafe(|| body(&mut args))) {
         // PHP hands internal functions a null return slot (ZVAL_NULL in
         // its call opcodes): nothing to drop, so the value is written over it.

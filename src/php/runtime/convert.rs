@@ -1,8 +1,9 @@
 //! Zvals in and out: PHP's own conversion rules for the values Yioop's code
 //! does arithmetic on, and PHP's error messages where those rules throw.
 
-use super::packed;
-use super::zval::{array_zval, long_of, long_zval};
+use crate::php::runtime::ffi::{GC_STRING};
+use crate::php::runtime::arrays;
+use crate::php::runtime::zval::{array_zval, long_of, long_zval};
 use crate::php_semantics::num::Num;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::flags::DataType;
@@ -152,7 +153,6 @@ pub fn bytes_zval(bytes: &[u8]) -> Zval {
 /// megabytes for a shard's postings).
 pub fn string_zval_with(len: usize, fill: impl FnOnce(&mut [std::mem::MaybeUninit<u8>])) -> Zval {
     // php-src's zend_string_alloc: header, bytes, a NUL, 8-byte aligned.
-    const GC_STRING: u32 = 6 | (1 << 4); // IS_STRING | GC_NOT_COLLECTABLE
     let size = (std::mem::offset_of!(zend_string, val) + len + 1 + 7) & !7;
     unsafe {
         let s = ext_php_rs::ffi::_emalloc(size).cast::<zend_string>();
@@ -179,13 +179,13 @@ where
     I: ExactSizeIterator<Item = i64>,
 {
     let mut values = values;
-    let list = packed::list_of(values.len(), |_| long_zval(values.next().unwrap_or(0)));
+    let list = arrays::list_of(values.len(), |_| long_zval(values.next().unwrap_or(0)));
     array_zval(list)
 }
 
 /// A PHP list of numbers (ints, or floats where arithmetic overflowed).
 pub fn num_list(nums: &[Num]) -> Zval {
-    array_zval(packed::list_of(nums.len(), |i| num_zval(nums[i])))
+    array_zval(arrays::list_of(nums.len(), |i| num_zval(nums[i])))
 }
 
 /// The values of an array in iteration order, as ints when they all are.
@@ -196,7 +196,7 @@ pub enum Values {
 
 /// Reads an array's values as PHP numbers, for `$a - $b` style arithmetic.
 pub fn array_values(array: &ZendHashTable, op: &str) -> Fallible<Values> {
-    if let Some(slots) = packed::slots(array) {
+    if let Some(slots) = arrays::slots(array) {
         if let Some(ints) = slots.iter().map(long_of).collect::<Option<Vec<i64>>>() {
             return Ok(Values::Ints(ints));
         }

@@ -2,18 +2,15 @@
 //! do. The bottom of the binding layer: it uses nothing else of it, and
 //! `packed` (whole lists) and `convert` (PHP's conversion rules) build on it.
 
+use crate::php::runtime::ffi::{IS_ARRAY_EX, IS_LONG};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-/// php-src's IS_LONG type tag.
-pub const IS_LONG: u32 = 4;
-/// php-src's IS_ARRAY_EX: IS_ARRAY, refcounted and collectable.
-const IS_ARRAY_EX: u32 = 7 | (1 << 8) | (1 << 9);
 
 /// An int zval's value: one tag compare, no conversion.
 #[inline]
 pub fn long_of(slot: &Zval) -> Option<i64> {
-    unsafe { (slot.u1.type_info & 0xff == IS_LONG).then(|| slot.value.lval) }
+    unsafe { (slot.u1.type_info & 0xff == u32::from(IS_LONG)).then(|| slot.value.lval) }
 }
 
 /// An int zval, built directly: `set_long` would first inspect the old
@@ -22,7 +19,7 @@ pub fn long_of(slot: &Zval) -> Option<i64> {
 pub fn long_zval(i: i64) -> Zval {
     let mut z = Zval::new();
     z.value.lval = i;
-    z.u1.type_info = IS_LONG;
+    z.u1.type_info = u32::from(IS_LONG);
     z
 }
 

@@ -7,32 +7,23 @@
 //! string filter; sizes ints or integral floats, as Yioop's constructor's
 //! ceil() leaves them), and sizes on which Yioop's PHP warns or throws.
 
-use super::raw::{self, Param, Signature};
-use super::shard::Shard;
-use super::zval::{bool_zval, long_of};
+use crate::php::runtime::function::{self, Param};
+use crate::php::runtime::object::Object;
+use crate::php::runtime::zval::{bool_zval, long_of};
 use crate::index::bloom::BloomFilter;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendObject, Zval};
-use ext_php_rs::zend::ExecuteData;
 
 /// More keys than any filter Yioop makes (17 for its n-gram filters):
 /// left to Yioop's PHP, which would build that many positions first.
 const MAX_KEYS: i64 = 1 << 12;
 
-static CONTAINS: Signature = Signature {
-    name: "yioop_codec\\bloom\\contains",
-    params: &[Param::Value("filter"), Param::Value("value")],
-    returns: DataType::Mixed,
-};
-
-extern "C" fn contains_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &CONTAINS, |args| {
+php_function!(CONTAINS, contains_handler, "yioop_codec\\bloom\\contains", [Param::Value("filter"), Param::Value("value")], DataType::Mixed, |args| {
         let object = args.take(0).dereference_mut();
         let value = args.take(1).dereference();
         Ok(contains(object, value).map_or_else(Zval::new, bool_zval))
     });
-}
 
 /// Yioop's answer, or None to decline.
 fn contains(object: &mut Zval, value: &Zval) -> Option<bool> {
@@ -40,15 +31,15 @@ fn contains(object: &mut Zval, value: &Zval) -> Option<bool> {
 }
 
 /// `$filter->contains($value)` for a filter object, or None to decline.
-pub(super) fn filter_contains(object: &mut ZendObject, value: &[u8]) -> Option<bool> {
+pub(crate) fn filter_contains(object: &mut ZendObject, value: &[u8]) -> Option<bool> {
     filter_of(object)?.contains(value).ok()
 }
 
 /// The object's fields as `contains` reads them (borrowed: ask it before
 /// anything can change them), or None where it would decline.
-pub(super) fn filter_of(object: &mut ZendObject) -> Option<BloomFilter<'_>> {
-    // Shard reads any object's properties as PHP's `$this->name` does.
-    let object = Shard(object);
+pub(crate) fn filter_of(object: &mut ZendObject) -> Option<BloomFilter<'_>> {
+    // Object reads any object's properties as PHP's `$this->name` does.
+    let object = Object(object);
     let num_keys = int_like(object.property("num_keys")?)?;
     let filter_size = int_like(object.property("filter_size")?)?;
     let filter = object.property("filter")?.zend_str()?.as_bytes();
@@ -69,5 +60,5 @@ fn int_like(value: &Zval) -> Option<i64> {
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    module.function(CONTAINS.function(contains_handler))
+    function::register(module, &[(&CONTAINS, contains_handler)])
 }

@@ -13,29 +13,22 @@
 //! tables and `/i` follow it), a list that is not strings, a text so
 //! shaped that PCRE might give up on it.
 
-use super::classes::{live_statics, loaded_named};
-use super::convert::bytes_zval;
-use super::keys::{entries, Key};
-use super::packed::list_of;
-use super::phrase::EN_TOKENIZER;
-use super::raw::{self, call_function, Param, Signature};
-use super::triplets_en::ctype_is_ascii;
-use super::zval::{array_zval, bool_zval};
+use crate::php::runtime::classes::{live_statics, loaded_named};
+use crate::php::runtime::convert::bytes_zval;
+use crate::php::runtime::keys::{entries, Key};
+use crate::php::runtime::arrays::list_of;
+use crate::php::text::phrase::EN_TOKENIZER;
+use crate::php::runtime::engine::call_function;
+use crate::php::runtime::function::{self, Param};
+use crate::php::text::en_us::triplets::ctype_is_ascii;
+use crate::php::runtime::zval::{array_zval, bool_zval};
 use crate::text::en_us::canonical::recognize;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
-use ext_php_rs::zend::ExecuteData;
 use std::borrow::Cow;
 
-static CANONICALIZE: Signature = Signature {
-    name: "yioop_codec\\canonical_en\\canonicalizePunctuatedTerms",
-    params: &[Param::Value("tokenizer"), Param::Reference("string")],
-    returns: DataType::Bool,
-};
-
-extern "C" fn canonicalize_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &CANONICALIZE, |args| {
+php_function!(CANONICALIZE, canonicalize_handler, "yioop_codec\\canonical_en\\canonicalizePunctuatedTerms", [Param::Value("tokenizer"), Param::Reference("string")], DataType::Bool, |args| {
         let string = args.take(1).dereference_mut();
         let canonical = canonicalized(string);
         let done = canonical.is_some();
@@ -44,7 +37,6 @@ extern "C" fn canonicalize_handler(ex: &mut ExecuteData, retval: &mut Zval) {
         }
         Ok(bool_zval(done))
     });
-}
 
 /// The text after every replacement: a string, or null where PHP's
 /// `preg_replace` failed.
@@ -99,5 +91,5 @@ fn preg_replace(batch: &[(&[u8], &[u8])], subject: Vec<u8>) -> Option<Result<Vec
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    module.function(CANONICALIZE.function(canonicalize_handler))
+    function::register(module, &[(&CANONICALIZE, canonicalize_handler)])
 }

@@ -10,7 +10,7 @@
 //! Yioop's function-static dictionary is), `PHRASE_THRESHOLD`, the class's
 //! part-of-speech lists and `$question_token`. Questions are stemmed by the
 //! native en_US stemmer, so extractTripletsPhrases runs only where the
-//! class's `stem` is switched too (`super::switched`), and leaves the
+//! class's `stem` is switched too (`crate::php::runtime::switched`), and leaves the
 //! stemmer's scratch as Yioop's would.
 //!
 //! Both decline (null) for a class other than the en_US Tokenizer, a
@@ -23,22 +23,23 @@
 //! part-of-speech lists that are not lists of non-numeric strings, a kept
 //! sentence that is not UTF-8 or nests too deeply, and numeric no-stem words.
 
-use super::classes::{loaded, static_array, static_property};
-use super::convert::{bytes_zval, is_numeric, numeric_value};
-use super::keys::{entries, Key};
-use super::packed::list_of;
-use super::phrase::{encodings_are_utf8, EN_TOKENIZER};
-use super::raw::{self, call_function, constant, Param, Signature};
-use super::stem_en::Stemmer;
-use super::switched::calls_native;
-use super::zval::array_zval;
+use crate::php::runtime::ffi::{LC_CTYPE, isalnum, isalpha, isspace, setlocale, tolower, toupper};
+use crate::php::runtime::classes::{loaded, static_array, static_property};
+use crate::php::runtime::convert::{bytes_zval, is_numeric, numeric_value};
+use crate::php::runtime::keys::{entries, Key};
+use crate::php::runtime::arrays::list_of;
+use crate::php::text::phrase::{encodings_are_utf8, EN_TOKENIZER};
+use crate::php::runtime::engine::{call_function, constant};
+use crate::php::runtime::function::{self, Param};
+use crate::php::text::en_us::stem::Stemmer;
+use crate::php::runtime::switched::calls_native;
+use crate::php::runtime::zval::array_zval;
 use crate::php_semantics::num::Num;
 use crate::text::en_us::triplets::{extract_triplets_phrases, tag, Extracted, Grammar, Lexicon, Settings};
 use ext_php_rs::ffi::zend_class_entry;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
-use ext_php_rs::zend::ExecuteData;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -48,31 +49,15 @@ use std::rc::Rc;
 const LOCALE_DIR: &str = "seekquarry\\yioop\\configs\\LOCALE_DIR";
 const PHRASE_THRESHOLD: &str = "seekquarry\\yioop\\configs\\PHRASE_THRESHOLD";
 
-static EXTRACT_TRIPLETS_PHRASES: Signature = Signature {
-    name: "yioop_codec\\triplets_en\\extractTripletsPhrases",
-    params: &[Param::Value("class"), Param::Value("word_and_phrase_list")],
-    returns: DataType::Mixed,
-};
-
-static TAG_TOKENIZE_PART_OF_SPEECH: Signature = Signature {
-    name: "yioop_codec\\triplets_en\\tagTokenizePartOfSpeech",
-    params: &[Param::Value("class"), Param::Value("text")],
-    returns: DataType::Mixed,
-};
-
-extern "C" fn extract_triplets_phrases_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &EXTRACT_TRIPLETS_PHRASES, |args| {
+php_function!(EXTRACT_TRIPLETS_PHRASES, extract_triplets_phrases_handler, "yioop_codec\\triplets_en\\extractTripletsPhrases", [Param::Value("class"), Param::Value("word_and_phrase_list")], DataType::Mixed, |args| {
         let [class, sentences] = args.values::<2>();
         Ok(triplets(class, sentences.dereference()).unwrap_or_default())
     });
-}
 
-extern "C" fn tag_tokenize_part_of_speech_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &TAG_TOKENIZE_PART_OF_SPEECH, |args| {
+php_function!(TAG_TOKENIZE_PART_OF_SPEECH, tag_tokenize_part_of_speech_handler, "yioop_codec\\triplets_en\\tagTokenizePartOfSpeech", [Param::Value("class"), Param::Value("text")], DataType::Mixed, |args| {
         let [class, text] = args.values::<2>();
         Ok(tagged(class, text.dereference()).unwrap_or_default())
     });
-}
 
 fn tagged(class: &Zval, text: &Zval) -> Option<Zval> {
     let text = text.zend_str()?.as_bytes();
@@ -137,17 +122,6 @@ fn english(class: &Zval) -> Option<Rc<Lexicon>> {
     lexicon()
 }
 
-extern "C" {
-    fn isalpha(c: c_int) -> c_int;
-    fn isalnum(c: c_int) -> c_int;
-    fn isspace(c: c_int) -> c_int;
-    fn tolower(c: c_int) -> c_int;
-    fn toupper(c: c_int) -> c_int;
-    fn setlocale(category: c_int, locale: *const std::os::raw::c_char) -> *mut std::os::raw::c_char;
-}
-
-/// glibc's LC_CTYPE.
-const LC_CTYPE: c_int = 0;
 
 thread_local! {
     /// The last LC_CTYPE locale checked, and whether it is ASCII's.
@@ -157,7 +131,7 @@ thread_local! {
 /// Whether the C library's locale classifies bytes as the C locale does,
 /// as far as Yioop's regexes and `str_word_count` can tell; checked once
 /// per locale name.
-pub(super) fn ctype_is_ascii() -> bool {
+pub(crate) fn ctype_is_ascii() -> bool {
     let name = unsafe { setlocale(LC_CTYPE, std::ptr::null()) };
     if name.is_null() {
         return false;
@@ -247,7 +221,5 @@ fn threshold() -> Option<f64> {
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    module
-        .function(EXTRACT_TRIPLETS_PHRASES.function(extract_triplets_phrases_handler))
-        .function(TAG_TOKENIZE_PART_OF_SPEECH.function(tag_tokenize_part_of_speech_handler))
+    function::register(module, &[(&EXTRACT_TRIPLETS_PHRASES, extract_triplets_phrases_handler), (&TAG_TOKENIZE_PART_OF_SPEECH, tag_tokenize_part_of_speech_handler)])
 }

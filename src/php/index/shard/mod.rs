@@ -13,78 +13,18 @@
 //! throw (a damaged file), and for an object Yioop's PHP has been reading
 //! itself. It throws only where Yioop's loop would never return.
 
-use super::convert::{bytes_zval, value_error, Fallible};
-use super::packed::list_of;
-use super::raw::{self, Param, Signature};
-use super::zval::{array_zval, bool_zval, long_of, long_zval};
+use crate::php::runtime::object::Object;
+use crate::php::runtime::convert::{bytes_zval, value_error, Fallible};
+use crate::php::runtime::arrays::list_of;
+use crate::php::runtime::function::{self, Args, Param, Signature};
+use crate::php::runtime::zval::{array_zval, bool_zval, long_of, long_zval};
 use crate::index::shard::word_info::{self, WordInfo};
 use crate::index::shard::word_docs::WordDocs;
 use crate::index::shard::{ShardError, ShardFile, Word, HEADER_LENGTH};
 use ext_php_rs::exception::PhpException;
-use ext_php_rs::ffi::{zend_object, zval};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendObject, Zval};
-use ext_php_rs::zend::ExecuteData;
-use ext_php_rs::boxed::ZBox;
-use ext_php_rs::ffi::zend_string;
-use ext_php_rs::types::ZendStr;
-use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
-
-extern "C" {
-    fn zend_update_property_ex(
-        scope: *mut ext_php_rs::ffi::zend_class_entry,
-        object: *mut zend_object,
-        name: *mut zend_string,
-        value: *mut zval,
-    );
-    fn zend_read_property_ex(
-        scope: *mut ext_php_rs::ffi::zend_class_entry,
-        object: *mut zend_object,
-        name: *mut zend_string,
-        silent: bool,
-        rv: *mut zval,
-    ) -> *mut zval;
-}
-
-/// Property names as persistent PHP strings, made once per process and
-/// kept by the address of the name's `&'static str`: PHP's by-name property
-/// functions build and hash the name on every read. A small open-addressing
-/// table of atomics (no thread-local look-up on this path); a name that
-/// finds no free slot is made for the call alone.
-const NAME_SLOTS: usize = 256;
-static NAME_KEYS: [AtomicUsize; NAME_SLOTS] = [const { AtomicUsize::new(0) }; NAME_SLOTS];
-static NAME_STRINGS: [AtomicPtr<zend_string>; NAME_SLOTS] = [const { AtomicPtr::new(std::ptr::null_mut()) }; NAME_SLOTS];
-
-/// `name` as a PHP string, and whether it is a call's own (to be freed).
-fn property_name(name: &'static str) -> (*mut zend_string, bool) {
-    let key = name.as_ptr() as usize;
-    let start = (key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) as usize >> 56;
-    for probe in 0..NAME_SLOTS {
-        let slot = (start + probe) % NAME_SLOTS;
-        match NAME_KEYS[slot].load(Ordering::Acquire) {
-            k if k == key => return (NAME_STRINGS[slot].load(Ordering::Acquire), false),
-            0 => {
-                let made: *mut zend_string = ZBox::into_raw(ZendStr::new(name, true)).cast();
-                NAME_STRINGS[slot].store(made, Ordering::Release);
-                NAME_KEYS[slot].store(key, Ordering::Release);
-                return (made, false);
-            }
-            _ => {}
-        }
-    }
-    (ZBox::into_raw(ZendStr::new(name, false)).cast(), true)
-}
-
-/// Runs `with` on `name` as a PHP string.
-pub(super) fn with_name<R>(name: &'static str, with: impl FnOnce(*mut zend_string) -> R) -> R {
-    let (string, own) = property_name(name);
-    let result = with(string);
-    if own {
-        drop(unsafe { ZBox::from_raw(string.cast::<ZendStr>()) });
-    }
-    result
-}
+use ext_php_rs::types::Zval;
 
 /// The shard header's fields, in file order (`headerToShardFields`).
 const HEADER_FIELDS: [&str; 10] = [
@@ -131,25 +71,11 @@ impl From<ShardError> for Stop {
 
 pub(super) type Outcome = Result<Zval, Stop>;
 
-/// `yioop_codec\shard\NAME($shard, ...)`: its signature (`$sig`) and
-/// handler. Also used by the shard modules declared after this one
-/// (`#[macro_use]` in mod.rs); the caller has `raw`, `Param`, `Signature`,
-/// `ExecuteData` and `Zval` in scope. The body gives an `Outcome` or a
-/// `Fallible<Zval>`; null, or `Stop::Decline`, declines.
-macro_rules! shard_function {
-    ($sig:ident, $handler:ident, $name:literal, [$($param:expr),*], $returns:expr, |$args:ident| $body:expr) => {
-        static $sig: Signature = Signature {
-            name: concat!("yioop_codec\\shard\\", $name),
-            params: &[Param::Value("shard"), $($param),*],
-            returns: $returns,
-        };
-        extern "C" fn $handler(ex: &mut ExecuteData, retval: &mut Zval) {
-            raw::call(ex, retval, &$sig, |$args| {
-                let shard = $args.pointer(0);
-                $crate::php::shard::finish(&$sig, shard, (|| -> $crate::php::shard::Outcome { $body })())
-            });
-        }
-    };
+/// Runs an IndexShard method's body, the shard its first argument, and
+/// finishes the call as [`finish`] does.
+pub(super) fn method(signature: &'static Signature, args: &mut Args, body: impl FnOnce(&mut Args) -> Outcome) -> Fallible<Zval> {
+    let shard = args.pointer(0);
+    finish(signature, shard, body(args))
 }
 
 /// The result of a call: a decline hands the object's native state over to
@@ -158,7 +84,7 @@ pub(super) fn finish(signature: &Signature, shard: *mut Zval, outcome: Outcome) 
     let declined = matches!(&outcome, Ok(value) if value.is_null()) || matches!(outcome, Err(Stop::Decline));
     if declined {
         if let Some(object) = unsafe { shard.as_mut() }.and_then(|s| s.dereference_mut().object_mut()) {
-            Shard(object).hand_over();
+            Shard(Object(object)).hand_over();
         }
     }
     file::end_call();
@@ -171,75 +97,38 @@ pub(super) fn finish(signature: &Signature, shard: *mut Zval, outcome: Outcome) 
     }
 }
 
-#[path = "shard_file.rs"]
+mod build;
 mod file;
-#[path = "shard_slice.rs"]
+mod save;
 mod slice;
 
-/// The shard object a call was given.
-pub(super) struct Shard<'a>(pub(super) &'a mut ZendObject);
+/// A shard object: its properties as IndexShard's PHP reads them.
+pub(super) struct Shard<'a>(pub(super) Object<'a>);
 
 impl<'a> Shard<'a> {
     pub(super) fn of(value: &'a mut Zval, function: &str) -> Fallible<Shard<'a>> {
-        let value = value.dereference_mut();
-        if !value.is_object() {
-            return Err(super::convert::type_error(format!(
-                "{function}(): Argument #1 ($shard) must be of type object, {} given",
-                super::convert::type_name(value)
-            )));
-        }
-        Ok(Shard(value.object_mut().expect("checked above")))
+        Object::of(value, function).map(Shard)
     }
+}
 
-    /// A property's value, references followed: what `$this->name` reads.
-    pub(super) fn property(&self, name: &'static str) -> Option<&Zval> {
-        self.property_ptr(name).map(|p| unsafe { &*p }.dereference())
+impl<'a> std::ops::Deref for Shard<'a> {
+    type Target = Object<'a>;
+    fn deref(&self) -> &Object<'a> {
+        &self.0
     }
+}
 
-    fn property_ptr(&self, name: &'static str) -> Option<*mut Zval> {
-        let object = self.0 as *const ZendObject as *mut zend_object;
-        let mut rv = Zval::new();
-        let found = with_name(name, |name| unsafe { zend_read_property_ex((*object).ce, object, name, true, &mut rv as *mut Zval as *mut zval) });
-        // Declared and dynamic properties are read in place; anything PHP
-        // had to build in `rv` (magic __get) is not a shard field.
-        // An undefined property reads as PHP's shared uninitialized zval.
-        let undefined = unsafe { std::ptr::addr_of_mut!(ext_php_rs::ffi::executor_globals.uninitialized_zval) };
-        if found.is_null() || std::ptr::eq(found.cast::<Zval>(), &rv) || found == undefined {
-            return None;
-        }
-        Some(found.cast::<Zval>())
+impl<'a> std::ops::DerefMut for Shard<'a> {
+    fn deref_mut(&mut self) -> &mut Object<'a> {
+        &mut self.0
     }
+}
 
-    /// A declared property's slot, for writing in place (references
-    /// followed). None for anything else: a dynamic property, or an unset
-    /// one, which PHP reads from a shared global.
-    pub(super) fn property_slot(&mut self, name: &'static str) -> Option<&mut Zval> {
-        self.declared_ptr(name).map(|slot| unsafe { &mut *slot }.dereference_mut())
-    }
-
-    /// Where a declared property sits in the object (it never moves while
-    /// the object lives), references not followed; None for anything else.
-    pub(super) fn declared_ptr(&mut self, name: &'static str) -> Option<*mut Zval> {
-        let found = self.property_ptr(name)?;
-        let object = std::ptr::from_mut(self.0).cast::<zend_object>();
-        let declared = unsafe {
-            let first = (*object).properties_table.as_mut_ptr().cast::<Zval>();
-            let count = (*(*object).ce).default_properties_count as usize;
-            found >= first && found < first.add(count)
-        };
-        declared.then_some(found)
-    }
-
-    /// `$this->name = $value` (through a reference, as PHP assigns).
-    pub(super) fn set_property(&mut self, name: &'static str, mut value: Zval) {
-        let object = self.0 as *mut ZendObject as *mut zend_object;
-        with_name(name, |name| unsafe { zend_update_property_ex((*object).ce, object, name, std::ptr::from_mut(&mut value).cast()) });
-    }
-
+impl Shard<'_> {
     /// An int field as Yioop keeps it: an int, or null (None; PHP's
     /// arithmetic reads it as 0). Anything else declines, an undefined
     /// property too (Yioop's read of it warns).
-    pub(super) fn int_or_null(&self, name: &'static str) -> Result<Option<i64>, Stop> {
+    fn int_or_null(&self, name: &'static str) -> Result<Option<i64>, Stop> {
         match self.property(name) {
             None => Err(Stop::Decline),
             Some(value) if value.is_null() => Ok(None),
@@ -249,7 +138,7 @@ impl<'a> Shard<'a> {
 
     /// An int field Yioop tests with `isset` or `empty` first: None where
     /// it is undefined or null, which Yioop reads without a warning.
-    pub(super) fn int_if_set(&self, name: &'static str) -> Result<Option<i64>, Stop> {
+    fn int_if_set(&self, name: &'static str) -> Result<Option<i64>, Stop> {
         match self.property(name) {
             None => Ok(None),
             Some(_) => self.int_or_null(name),
@@ -257,7 +146,7 @@ impl<'a> Shard<'a> {
     }
 
     /// An int field, null read as 0.
-    pub(super) fn int_field(&self, name: &'static str) -> Result<i64, Stop> {
+    fn int_field(&self, name: &'static str) -> Result<i64, Stop> {
         Ok(self.int_or_null(name)?.unwrap_or(0))
     }
 
@@ -295,12 +184,12 @@ impl<'a> Shard<'a> {
 
 /// Argument `i`, which must be an int (references followed); anything else
 /// is left to Yioop's PHP, whose arithmetic on it differs.
-fn int_arg(args: &mut raw::Args, i: usize) -> Result<i64, Stop> {
+fn int_arg(args: &mut function::Args, i: usize) -> Result<i64, Stop> {
     long_of(args.take(i).dereference()).ok_or(Stop::Decline)
 }
 
 /// An optional int argument, its default when left out.
-fn optional_int(args: &mut raw::Args, i: usize, default: i64) -> Result<i64, Stop> {
+fn optional_int(args: &mut function::Args, i: usize, default: i64) -> Result<i64, Stop> {
     match args.take_optional(i) {
         Some(value) => long_of(value.dereference()).ok_or(Stop::Decline),
         None => Ok(default),
@@ -327,24 +216,30 @@ fn with_file(shard: &mut Shard, missing: impl FnOnce() -> Zval, read: impl FnOnc
     }
 }
 
-shard_function!(READ_BLOCK, read_block_handler, "readBlockShardAtOffset", [Param::Value("bytes"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
+php_function!(READ_BLOCK, read_block_handler, concat!("yioop_codec\\shard\\", "readBlockShardAtOffset"), [Param::Value("shard"), Param::Value("bytes"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
+    method(&READ_BLOCK, args, |args| {
     let cache = args.flag(2, true);
     let bytes = int_arg(args, 1)?;
     let mut shard = Shard::of(args.take(0), READ_BLOCK.name)?;
     with_file(&mut shard, false_zval, |file| Ok(file.read_block(bytes, cache, bytes_zval)?.unwrap_or_else(false_zval)))
+})
 });
 
-shard_function!(SUBSTRING, substring_handler, "getShardSubstring", [Param::Value("offset"), Param::Value("len"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
+php_function!(SUBSTRING, substring_handler, concat!("yioop_codec\\shard\\", "getShardSubstring"), [Param::Value("shard"), Param::Value("offset"), Param::Value("len"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
+    method(&SUBSTRING, args, |args| {
     let cache = args.flag(3, true);
     let (offset, len) = (int_arg(args, 1)?, int_arg(args, 2)?);
     let mut shard = Shard::of(args.take(0), SUBSTRING.name)?;
     with_file(&mut shard, || bytes_zval(b""), |file| Ok(bytes_zval(&file.substring(offset, len, cache)?)))
+})
 });
 
-shard_function!(WORD, word_handler, "getShardWord", [Param::Value("offset")], DataType::Mixed, |args| {
+php_function!(WORD, word_handler, concat!("yioop_codec\\shard\\", "getShardWord"), [Param::Value("shard"), Param::Value("offset")], DataType::Mixed, |args| {
+    method(&WORD, args, |args| {
     let offset = int_arg(args, 1)?;
     let mut shard = Shard::of(args.take(0), WORD.name)?;
     with_file(&mut shard, false_zval, |file| Ok(word_zval(file.word(offset)?)))
+})
 });
 
 /// The word_docs section of the object's file: `$this->word_doc_offset`
@@ -354,15 +249,17 @@ fn with_word_docs(shard: &mut Shard, missing: impl FnOnce() -> Zval, read: impl 
     with_file(shard, missing, |file| read(&WordDocs { file, base }))
 }
 
-shard_function!(WORD_DOCS_WORD, word_docs_word_handler, "getWordDocsWord", [Param::Value("offset")], DataType::Mixed, |args| {
+php_function!(WORD_DOCS_WORD, word_docs_word_handler, concat!("yioop_codec\\shard\\", "getWordDocsWord"), [Param::Value("shard"), Param::Value("offset")], DataType::Mixed, |args| {
+    method(&WORD_DOCS_WORD, args, |args| {
     let offset = int_arg(args, 1)?;
     let mut shard = Shard::of(args.take(0), WORD_DOCS_WORD.name)?;
     with_word_docs(&mut shard, false_zval, |docs| Ok(word_zval(docs.word(offset)?)))
+})
 });
 
 /// `getWordDocsSubstring` and `getDocInfoSubstring`: a section's bytes,
 /// `len` ≤ 0 meaning the whole section.
-fn section_substring(args: &mut raw::Args, name: &'static str, base_field: &'static str, len_field: &'static str, cache_default: bool) -> Outcome {
+fn section_substring(args: &mut function::Args, name: &'static str, base_field: &'static str, len_field: &'static str, cache_default: bool) -> Outcome {
     let cache = args.flag(3, cache_default);
     let offset = optional_int(args, 1, 0)?;
     let len = optional_int(args, 2, 0)?;
@@ -373,23 +270,30 @@ fn section_substring(args: &mut raw::Args, name: &'static str, base_field: &'sta
     with_file(&mut shard, || bytes_zval(b""), |file| Ok(bytes_zval(&file.substring(start, len, cache)?)))
 }
 
-shard_function!(WORD_DOCS_SUBSTRING, word_docs_substring_handler, "getWordDocsSubstring", [Param::Optional("offset", "0"), Param::Optional("len", "0"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
+php_function!(WORD_DOCS_SUBSTRING, word_docs_substring_handler, concat!("yioop_codec\\shard\\", "getWordDocsSubstring"), [Param::Value("shard"), Param::Optional("offset", "0"), Param::Optional("len", "0"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
+    method(&WORD_DOCS_SUBSTRING, args, |args| {
     section_substring(args, WORD_DOCS_SUBSTRING.name, "word_doc_offset", "word_docs_len", true)
+})
 });
 
-shard_function!(DOC_INFO_SUBSTRING, doc_info_substring_handler, "getDocInfoSubstring", [Param::Optional("offset", "0"), Param::Optional("len", "0"), Param::Bool("cache", "false")], DataType::Mixed, |args| {
+php_function!(DOC_INFO_SUBSTRING, doc_info_substring_handler, concat!("yioop_codec\\shard\\", "getDocInfoSubstring"), [Param::Value("shard"), Param::Optional("offset", "0"), Param::Optional("len", "0"), Param::Bool("cache", "false")], DataType::Mixed, |args| {
+    method(&DOC_INFO_SUBSTRING, args, |args| {
     section_substring(args, DOC_INFO_SUBSTRING.name, "doc_info_offset", "docids_len", false)
+})
 });
 
-shard_function!(DOC_INDEX_AT, doc_index_at_handler, "getDocIndexOfPostingAtOffset", [Param::Value("current")], DataType::Mixed, |args| {
+php_function!(DOC_INDEX_AT, doc_index_at_handler, concat!("yioop_codec\\shard\\", "getDocIndexOfPostingAtOffset"), [Param::Value("shard"), Param::Value("current")], DataType::Mixed, |args| {
+    method(&DOC_INDEX_AT, args, |args| {
     let current = int_arg(args, 1)?;
     let mut shard = Shard::of(args.take(0), DOC_INDEX_AT.name)?;
     // Every word reads false: docIndexModified9(false).
     let missing = || long_zval(crate::codec::modified9::doc_index_of_word(0));
     with_word_docs(&mut shard, missing, |docs| Ok(long_zval(docs.doc_index_at(current)?)))
+})
 });
 
-shard_function!(POSTING_AT, posting_at_handler, "getPostingAtOffset", [Param::Value("current"), Param::Reference("posting_start"), Param::Reference("posting_end")], DataType::Mixed, |args| {
+php_function!(POSTING_AT, posting_at_handler, concat!("yioop_codec\\shard\\", "getPostingAtOffset"), [Param::Value("shard"), Param::Value("current"), Param::Reference("posting_start"), Param::Reference("posting_end")], DataType::Mixed, |args| {
+    method(&POSTING_AT, args, |args| {
     let current = int_arg(args, 1)?;
     let mut shard = Shard::of(args.take(0), POSTING_AT.name)?;
     let no_file = crate::index::shard::word_docs::PostingAt { bytes: vec![0; 4], start: current, end: current };
@@ -404,9 +308,11 @@ shard_function!(POSTING_AT, posting_at_handler, "getPostingAtOffset", [Param::Va
     args.take(2).dereference_mut().set_long(start);
     args.take(3).dereference_mut().set_long(end);
     Ok(bytes)
+})
 });
 
-shard_function!(NEXT_POSTING, next_posting_handler, "nextPostingOffsetDocOffset", [Param::Value("start_offset"), Param::Value("end_offset"), Param::Value("doc_offset"), Param::Optional("direction", "1")], DataType::Mixed, |args| {
+php_function!(NEXT_POSTING, next_posting_handler, concat!("yioop_codec\\shard\\", "nextPostingOffsetDocOffset"), [Param::Value("shard"), Param::Value("start_offset"), Param::Value("end_offset"), Param::Value("doc_offset"), Param::Optional("direction", "1")], DataType::Mixed, |args| {
+    method(&NEXT_POSTING, args, |args| {
     let ascending = optional_int(args, 4, ASCENDING)? == ASCENDING;
     let (start, end, doc) = (int_arg(args, 1)?, int_arg(args, 2)?, int_arg(args, 3)?);
     let mut shard = Shard::of(args.take(0), NEXT_POSTING.name)?;
@@ -418,9 +324,11 @@ shard_function!(NEXT_POSTING, next_posting_handler, "nextPostingOffsetDocOffset"
     };
     // Without a file every posting reads as document 0.
     with_word_docs(&mut shard, || Zval::new(), found)
+})
 });
 
-shard_function!(WORD_INFO, word_info_handler, "getWordInfo", [Param::Value("word_id"), Param::Bool("raw", "false")], DataType::Mixed, |args| {
+php_function!(WORD_INFO, word_info_handler, concat!("yioop_codec\\shard\\", "getWordInfo"), [Param::Value("shard"), Param::Value("word_id"), Param::Bool("raw", "false")], DataType::Mixed, |args| {
+    method(&WORD_INFO, args, |args| {
     if !args.flag(2, false) {
         return Err(Stop::Decline); // unbase64Hash first: Yioop's PHP
     }
@@ -432,6 +340,7 @@ shard_function!(WORD_INFO, word_info_handler, "getWordInfo", [Param::Value("word
     let prefixes_len = shard.int_field("prefixes_len")?;
     let info = word_info::word_info(&file, &word_id, prefixes_len)?;
     Ok(info.map_or_else(false_zval, word_info_zval))
+})
 });
 
 fn word_info_zval(info: WordInfo) -> Zval {
@@ -440,7 +349,7 @@ fn word_info_zval(info: WordInfo) -> Zval {
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    let functions: [(&'static Signature, raw::Handler); 10] = [
+    let functions: &[(&'static Signature, function::Handler)] = &[
         (&READ_BLOCK, read_block_handler),
         (&SUBSTRING, substring_handler),
         (&WORD, word_handler),
@@ -452,8 +361,10 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
         (&NEXT_POSTING, next_posting_handler),
         (&WORD_INFO, word_info_handler),
     ];
-    let module = functions.into_iter().fold(module, |module, (signature, handler)| module.function(signature.function(handler)));
-    slice::register(module)
+    let module = function::register(module, functions);
+    let module = slice::register(module);
+    let module = build::register(module);
+    save::register(module)
 }
 
 pub use file::{forget_objects, release_objects};

@@ -28,8 +28,10 @@
 //! `preg_last_error()` is left as the last preg call here sets it (Yioop's
 //! preg_match_all would leave its own); Yioop never reads it.
 
-use super::classes::{live_statics, loaded, ZEND_USER_FUNCTION};
-use super::raw::{self, Param, Signature};
+use crate::php::runtime::ffi::{GC_REFERENCE, IS_REFERENCE_EX};
+use crate::php::runtime::classes::{live_statics, loaded};
+use crate::php::runtime::ffi::ZEND_USER_FUNCTION;
+use crate::php::runtime::function::{self, Param};
 use crate::search::snippets::{leading_snippet, snippets, word_regex, Lengths, Stop, TextFunctions};
 use ext_php_rs::ffi::{_emalloc, zend_reference, zend_string};
 use ext_php_rs::flags::DataType;
@@ -37,14 +39,8 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ExecuteData;
 
-use super::convert::bytes_zval;
-use super::zval::long_zval;
-
-static GET_SNIPPETS: Signature = Signature {
-    name: "yioop_codec\\snippets\\getSnippets",
-    params: &[Param::Value("model"), Param::Value("text"), Param::Value("words"), Param::Value("description_length")],
-    returns: DataType::Mixed,
-};
+use crate::php::runtime::convert::bytes_zval;
+use crate::php::runtime::zval::long_zval;
 
 /// php-src's PREG_OFFSET_CAPTURE.
 const PREG_OFFSET_CAPTURE: i64 = 256;
@@ -52,14 +48,12 @@ const PREG_OFFSET_CAPTURE: i64 = 256;
 /// would warn where Yioop warns only later.
 const MAX_WORD_STRING: usize = 2000;
 
-extern "C" fn get_snippets_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    let caller = caller_method(ex);
-    raw::call(ex, retval, &GET_SNIPPETS, |args| {
+php_function!(GET_SNIPPETS, get_snippets_handler, "yioop_codec\\snippets\\getSnippets", [Param::Value("model"), Param::Value("text"), Param::Value("words"), Param::Value("description_length")], DataType::Mixed, |args| {
+    let caller = caller_method(args.frame());
         let [_model, text, words, length] = args.values::<4>();
         let result = caller.and_then(|(class, method)| get_snippets(&class, &method, text, words, length).ok().flatten());
         Ok(result.unwrap_or_default())
     });
-}
 
 /// The class and name of the user method that called this function.
 fn caller_method(ex: &ExecuteData) -> Option<(String, String)> {
@@ -204,14 +198,12 @@ fn statics_agree(class: &str, method: &str, word_string: &[u8], regex: &[u8]) ->
 
 /// Calls PHP's function `name`; Err where it could not be called or threw.
 fn call(name: &str, args: &mut [Zval]) -> Result<Zval, Stop> {
-    raw::call_function(name, args).ok_or(Stop)
+    crate::php::runtime::engine::call_function(name, args).ok_or(Stop)
 }
 
 /// A new PHP reference holding null, for a by-reference argument (php-src's
 /// ZVAL_NEW_REF): passing a plain value there would warn.
 fn reference_zval() -> Zval {
-    const GC_REFERENCE: u32 = 10 | (1 << 4); // IS_REFERENCE | GC_NOT_COLLECTABLE
-    const IS_REFERENCE_EX: u32 = 10 | (1 << 8); // IS_REFERENCE | refcounted
     let mut z = Zval::new();
     unsafe {
         let r = _emalloc(std::mem::size_of::<zend_reference>()).cast::<zend_reference>();
@@ -306,5 +298,5 @@ impl TextFunctions for Php {
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    module.function(GET_SNIPPETS.function(get_snippets_handler))
+    function::register(module, &[(&GET_SNIPPETS, get_snippets_handler)])
 }

@@ -5,40 +5,25 @@
 //! number_format and numeric strings are PHP's own functions, so every
 //! string and float is PHP's.
 
-use super::{false_zval, int_arg, long_zval, raw, Outcome, Param, Shard, Signature, Stop};
+use crate::php::index::shard::method;
+use crate::php::runtime::ffi::{_is_numeric_string_ex, _php_math_number_format, _zend_handle_numeric_str_ex, IS_DOUBLE, IS_LONG};
+use super::{false_zval, int_arg, long_zval, Outcome, Shard, Stop};
+use crate::php::runtime::function::{self, Param, Signature};
 use crate::php_semantics::num::Num;
 use crate::index::shard::item::{Config, DocInfos, Item, NumberText, Rank, Stats};
 use crate::index::shard::decoded_list;
 use crate::index::shard::word_docs::WordDocs;
 use crate::index::shard::slice::{self, SliceArgs, SliceShard};
 use ext_php_rs::boxed::ZBox;
-use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_str_update, zend_long, zend_string, zend_ulong, zval};
+use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_str_update, zend_ulong, zval};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
-use ext_php_rs::zend::ExecuteData;
 use std::os::raw::{c_char, c_int};
 
-use super::super::convert::{int_list, num_zval};
-use super::super::zval::{array_zval, long_of};
+use crate::php::runtime::convert::{int_list, num_zval};
+use crate::php::runtime::zval::{array_zval, long_of};
 
-extern "C" {
-    fn _php_math_number_format(d: f64, dec: c_int, dec_point: c_char, thousand_sep: c_char) -> *mut zend_string;
-    fn _is_numeric_string_ex(
-        str: *const c_char,
-        length: usize,
-        lval: *mut zend_long,
-        dval: *mut f64,
-        allow_errors: bool,
-        oflow_info: *mut c_int,
-        trailing_data: *mut bool,
-    ) -> u8;
-    fn _zend_handle_numeric_str_ex(key: *const c_char, length: usize, idx: *mut zend_ulong) -> bool;
-}
-
-/// php-src's IS_LONG and IS_DOUBLE type tags.
-const IS_DOUBLE: u32 = 5;
-const IS_LONG: u32 = 4;
 
 /// CrawlConstants' item keys, in makeItem's order of first assignment.
 mod key {
@@ -79,7 +64,7 @@ impl Php {
         let null = std::ptr::null_mut();
         // allow_errors false: is_numeric()'s reading.
         let kind = unsafe { _is_numeric_string_ex(bytes.as_ptr().cast(), bytes.len(), &mut lval, &mut dval, false, null, null.cast()) };
-        match u32::from(kind) {
+        match kind {
             IS_LONG => Some(Num::Int(lval)),
             IS_DOUBLE => Some(Num::Float(dval)),
             _ => None,
@@ -98,7 +83,7 @@ macro_rules! configs {
 /// A Yioop configuration constant's value; an undefined one is Yioop's
 /// PHP's to throw on.
 fn constant(full: &str) -> Result<&'static Zval, Stop> {
-    raw::constant(full).ok_or(Stop::Decline)
+    crate::php::runtime::engine::constant(full).ok_or(Stop::Decline)
 }
 
 /// A string's number as PHP's arithmetic takes it without a warning (a
@@ -163,7 +148,7 @@ impl Shard<'_> {
     }
 }
 
-fn slice_call(args: &mut raw::Args, signature: &'static Signature, ascending: bool) -> Outcome {
+fn slice_call(args: &mut function::Args, signature: &'static Signature, ascending: bool) -> Outcome {
     let next_ref = args.take(2);
     let next_offset = long_of(next_ref.dereference()).ok_or(Stop::Decline)?;
     let start_offset = int_arg(args, 1)?;
@@ -248,23 +233,25 @@ fn item_zval(item: Item<ZBox<ZendStr>>, generation: &Zval) -> Zval {
     }
     put(key::DESCRIPTION_SCORES, array_zval(scores));
     if let Some(ranks) = item.user_ranks {
-        put(key::USER_RANKS, super::super::convert::num_list(&ranks));
+        put(key::USER_RANKS, crate::php::runtime::convert::num_list(&ranks));
     }
     put(key::RELEVANCE, num_zval(item.relevance));
     put(key::SCORE, score);
     array_zval(array)
 }
 
-shard_function!(SLICE_ASCENDING, slice_ascending_handler, "postingsSliceAscending", [Param::Value("start_offset"), Param::Reference("next_offset"), Param::Value("last_offset"), Param::Value("len")], DataType::Mixed, |args| {
+php_function!(SLICE_ASCENDING, slice_ascending_handler, concat!("yioop_codec\\shard\\", "postingsSliceAscending"), [Param::Value("shard"), Param::Value("start_offset"), Param::Reference("next_offset"), Param::Value("last_offset"), Param::Value("len")], DataType::Mixed, |args| {
+    method(&SLICE_ASCENDING, args, |args| {
     slice_call(args, &SLICE_ASCENDING, true)
+})
 });
 
-shard_function!(SLICE_DESCENDING, slice_descending_handler, "postingsSliceDescending", [Param::Value("start_offset"), Param::Reference("next_offset"), Param::Value("last_offset"), Param::Value("len")], DataType::Mixed, |args| {
+php_function!(SLICE_DESCENDING, slice_descending_handler, concat!("yioop_codec\\shard\\", "postingsSliceDescending"), [Param::Value("shard"), Param::Value("start_offset"), Param::Reference("next_offset"), Param::Value("last_offset"), Param::Value("len")], DataType::Mixed, |args| {
+    method(&SLICE_DESCENDING, args, |args| {
     slice_call(args, &SLICE_DESCENDING, false)
+})
 });
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    module
-        .function(SLICE_ASCENDING.function(slice_ascending_handler))
-        .function(SLICE_DESCENDING.function(slice_descending_handler))
+    function::register(module, &[(&SLICE_ASCENDING, slice_ascending_handler), (&SLICE_DESCENDING, slice_descending_handler)])
 }

@@ -16,31 +16,24 @@
 //! constant is not what Yioop keeps there, and where Yioop's PHP would warn,
 //! exit or never return (a damaged file).
 
-use super::weak_table::WeakTable;
-use super::convert::{bytes_zval, Fallible};
-use super::packed::list_of;
-use super::raw::{self, Param, Signature};
-use super::shard::Shard;
-use super::zval::{array_zval, long_of, long_zval};
+use crate::php::runtime::ffi::{FS_EXISTS, FS_SIZE, php_stat};
+use crate::php::runtime::weak_table::WeakTable;
+use crate::php::runtime::convert::{bytes_zval, Fallible};
+use crate::php::runtime::arrays::list_of;
+use crate::php::runtime::function::{self, Param};
+use crate::php::runtime::object::Object;
+use crate::php::runtime::zval::{array_zval, long_of, long_zval};
 use crate::index::dictionary::{self, DictFiles, Entry, Found, Host, Query};
 use crate::php_semantics::num::{self, Num};
 use crate::index::shard::ShardError;
-use ext_php_rs::ffi::{zend_object, zend_string, zval};
+use ext_php_rs::ffi::zend_object;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendCallable, ZendHashTable, ZendStr, Zval};
-use ext_php_rs::zend::ExecuteData;
 use std::cell::RefCell;
 use std::os::raw::c_int;
 use std::rc::Rc;
 
-extern "C" {
-    fn php_stat(filename: *mut zend_string, kind: c_int, return_value: *mut zval);
-}
-
-/// php-src's FS_SIZE and FS_EXISTS (`filesize`, `file_exists`).
-const FS_SIZE: c_int = 2;
-const FS_EXISTS: c_int = 15;
 
 /// An object read natively: its files, and where its declared properties
 /// sit (their slots never move while the object lives).
@@ -64,7 +57,7 @@ type Slots = [Option<*mut Zval>; 6];
 
 /// The object's properties, read through their slots where known.
 struct Props<'a, 'b> {
-    object: &'a Shard<'b>,
+    object: &'a Object<'b>,
     slots: Option<&'a Slots>,
 }
 
@@ -121,7 +114,7 @@ impl From<ShardError> for Decline {
 /// A Yioop configuration constant as an int: an int, or a whole decimal
 /// string (the installer writes constants as strings).
 fn int_constant(full: &str) -> Result<i64, Decline> {
-    int_like(raw::constant(full).ok_or(Decline)?).ok_or(Decline)
+    int_like(crate::php::runtime::engine::constant(full).ok_or(Decline)?).ok_or(Decline)
 }
 
 /// An int, or a string that is an int's canonical decimal (PHP compares
@@ -177,7 +170,7 @@ fn active_generation(object: &Props) -> Result<Option<i64>, Decline> {
         return Ok(None);
     }
     let mut parent = parent.shallow_clone();
-    let parent = Shard(parent.object_mut().ok_or(Decline)?);
+    let parent = Object(parent.object_mut().ok_or(Decline)?);
     let info = parent.property("generation_info").ok_or(Decline)?;
     if info.is_null() {
         return Ok(None);
@@ -240,7 +233,7 @@ fn handler_exists() -> bool {
 
 /// `C\NS_CONFIGS . "yioop_error_handler"`; None without NS_CONFIGS.
 fn yioop_error_handler() -> Option<String> {
-    let prefix = raw::constant("seekquarry\\yioop\\configs\\NS_CONFIGS")?.string()?;
+    let prefix = crate::php::runtime::engine::constant("seekquarry\\yioop\\configs\\NS_CONFIGS")?.string()?;
     Some(format!("{prefix}yioop_error_handler"))
 }
 
@@ -251,12 +244,12 @@ struct Call {
     with_remaining_total: bool,
 }
 
-fn read_call(args: &mut raw::Args) -> Result<Call, Decline> {
+fn read_call(args: &mut function::Args) -> Result<Call, Decline> {
     if !args.flag(2, false) {
         return Err(Decline); // unbase64Hash first: Yioop's PHP
     }
     let with_remaining_total = args.flag(6, false);
-    let int_at = |args: &mut raw::Args, i: usize| -> Result<i64, Decline> {
+    let int_at = |args: &mut function::Args, i: usize| -> Result<i64, Decline> {
         match args.take_optional(i) {
             Some(value) => long_of(value.dereference()).ok_or(Decline),
             None => Ok(-1),
@@ -276,7 +269,7 @@ fn read_call(args: &mut raw::Args) -> Result<Call, Decline> {
 }
 
 /// The look-up itself, on an object read natively.
-fn look_up(object: &mut Shard, call: &Call, state: &State) -> Result<Zval, Decline> {
+fn look_up(object: &mut Object, call: &Call, state: &State) -> Result<Zval, Decline> {
     let props = Props { object, slots: Some(&state.slots) };
     let dir = dir_name(&props)?;
     let tiers = active_tiers(&props)?;
@@ -316,7 +309,7 @@ fn look_up(object: &mut Shard, call: &Call, state: &State) -> Result<Zval, Decli
 
 /// Before a call declines: the object's native state written into the
 /// arrays Yioop's PHP reads, and the object left to Yioop's PHP.
-fn hand_over(object: &mut Shard, state: &State) {
+fn hand_over(object: &mut Object, state: &State) {
     let props = Props { object, slots: Some(&state.slots) };
     let tiers = active_tiers(&props).unwrap_or_default();
     if !unread_by_php(&props) {
@@ -336,7 +329,7 @@ fn hand_over(object: &mut Shard, state: &State) {
     for (file, file_tiers) in &files.fhs_order {
         let mut handles = ZendHashTable::new();
         for &tier in file_tiers {
-            let stream = files.handle((*file, tier)).and_then(|h| super::shard::stream_on(&h.open.borrow()));
+            let stream = files.handle((*file, tier)).and_then(|h| crate::php::index::shard::stream_on(&h.open.borrow()));
             let _ = handles.insert_at_index(tier, stream.unwrap_or_else(|| Zval::new()));
         }
         let _ = fhs.insert_at_index(*file, array_zval(handles));
@@ -389,11 +382,11 @@ fn nested_blocks(files: &DictFiles) -> Zval {
     array_zval(blocks)
 }
 
-fn get_word_info(args: &mut raw::Args) -> Fallible<Zval> {
+fn get_word_info(args: &mut function::Args) -> Fallible<Zval> {
     let call = read_call(args);
     let value = args.take(0).dereference_mut();
     let Some(object) = value.object_mut() else { return Ok(Zval::new()) };
-    let mut object = Shard(object);
+    let mut object = Object(object);
     let object_ptr = std::ptr::from_mut(&mut *object.0).cast::<zend_object>();
     let existing = OBJECTS.get(object_ptr);
     let unread = unread_by_php(&Props { object: &object, slots: existing.as_ref().map(|s| &s.slots) });
@@ -424,24 +417,14 @@ fn get_word_info(args: &mut raw::Args) -> Fallible<Zval> {
     }
 }
 
-static GET_WORD_INFO: Signature = Signature {
-    name: "yioop_codec\\dictionary\\getWordInfo",
-    params: &[
-        Param::Value("dictionary"),
+php_function!(GET_WORD_INFO, get_word_info_handler, "yioop_codec\\dictionary\\getWordInfo", [Param::Value("dictionary"),
         Param::Value("word_id"),
         Param::Bool("raw", "false"),
         Param::Optional("threshold", "-1"),
         Param::Optional("start_generation", "-1"),
         Param::Optional("num_distinct_generations", "-1"),
-        Param::Bool("with_remaining_total", "false"),
-    ],
-    returns: DataType::Mixed,
-};
+        Param::Bool("with_remaining_total", "false"),], DataType::Mixed, |args| get_word_info(args));
 
-extern "C" fn get_word_info_handler(ex: &mut ExecuteData, retval: &mut Zval) {
-    raw::call(ex, retval, &GET_WORD_INFO, get_word_info);
-}
-
-pub fn register_functions(module: ModuleBuilder) -> ModuleBuilder {
-    module.function(GET_WORD_INFO.function(get_word_info_handler))
+pub fn register(module: ModuleBuilder) -> ModuleBuilder {
+    function::register(module, &[(&GET_WORD_INFO, get_word_info_handler)])
 }

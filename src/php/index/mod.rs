@@ -1,0 +1,17 @@
+//! Bindings of Yioop's index classes: IndexShard (`yioop_codec\shard`),
+//! IndexDictionary (`yioop_codec\dictionary`), WebArchive
+//! (`yioop_codec\archive`), BloomFilterFile (`yioop_codec\bloom`).
+
+pub mod archive;
+pub mod bloom;
+pub mod dictionary;
+pub mod shard;
+
+use ext_php_rs::builders::ModuleBuilder;
+
+pub fn register(module: ModuleBuilder) -> ModuleBuilder {
+    let module = shard::register(module);
+    let module = dictionary::register(module);
+    let module = archive::register(module);
+    bloom::register(module)
+}
