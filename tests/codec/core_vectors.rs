@@ -7,11 +7,10 @@ use yioop_codec::posting::{self, Format};
 use yioop_codec::{delta, modified9, phpnum, queue_weight};
 
 fn vectors(format: Format, function: &str) -> Vec<Value> {
-    let path = format!(
-        "{}/tests/vectors/yioop-{}/{function}.jsonl",
-        env!("CARGO_MANIFEST_DIR"),
-        format.name()
-    );
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/codec/vectors");
+    let own = format!("{dir}/yioop-{}/{function}.jsonl", format.name());
+    // The files both formats share are stored once, in common/.
+    let path = if std::path::Path::new(&own).exists() { own } else { format!("{dir}/common/{function}.jsonl") };
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }

@@ -773,7 +773,7 @@ fn whole_lists_decoded_on_the_device_match_each_posting_decoded_alone() {
     if device(test).is_none() {
         return;
     }
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shards/shard-0.bin");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shard/shard-0.bin");
     let header: Vec<u32> = std::fs::read(&path).unwrap()[..12].chunks(4).map(|w| u32::from_be_bytes(w.try_into().unwrap())).collect();
     let (prefixes_len, words_len, word_docs_len) = (header[0] as i64, header[1] as i64, header[2] as i64);
     let open = std::cell::RefCell::new(OpenShard::open(&path).unwrap().unwrap());
