@@ -15,7 +15,7 @@
 
 declare(strict_types=1);
 
-require __DIR__ . '/fpm/processes.php';
+require __DIR__ . '/support/fpm/processes.php';
 
 const REQUEST_TIMEOUT_S = 120;
 const TOTAL_LIMIT_S = 900;
