@@ -15,7 +15,7 @@
 
 declare(strict_types=1);
 
-require __DIR__ . '/fpm/processes.php';
+require __DIR__ . '/support/fpm/processes.php';
 
 const REQUEST_TIMEOUT_S = 120;
 const TOTAL_LIMIT_S = 900;
@@ -283,9 +283,14 @@ register_shutdown_function(function () use (&$master, &$masterPid, $dir) {
     removeTree($dir);
 });
 
-copyTree("$root/tests/vectors/yioop-2019", "$dir/app/vectors/yioop-2019");
-copy("$root/tests/Vectors.php", "$dir/app/Vectors.php");
-copy("$root/tests/fpm/worker.php", "$dir/app/worker.php");
+// The vectors and their loader, laid out as in tests/ (support/Vectors.php
+// finds ../fixtures/codec/vectors).
+foreach (['yioop-2019', 'common'] as $vectors) {
+    copyTree("$root/tests/fixtures/codec/vectors/$vectors", "$dir/app/fixtures/codec/vectors/$vectors");
+}
+mkdir("$dir/app/support");
+copy("$root/tests/support/Vectors.php", "$dir/app/support/Vectors.php");
+copy("$root/tests/support/fpm/worker.php", "$dir/app/worker.php");
 mkdir("$dir/pocl-cache", 0755);
 chown("$dir/pocl-cache", $user);
 $pools = pools($dir, "$dir/pocl-cache");

@@ -9,7 +9,7 @@
  * fetcher upload and QueueServer::processIndexArchive reads: webencode of a
  * packed length and, per site, a packed length and gzcompress(serialize(site)).
  * The sites are documents and one link summary per outgoing link, shaped as
- * tests/live/stock-index.php shapes them (docSummary, linkSummary).
+ * tests/tools/yioop/stock-index.php shapes them (docSummary, linkSummary).
  */
 namespace seekquarry\yioop\configs;
 
@@ -23,8 +23,8 @@ if (!$out_dir || !$yioop) {
     exit(2);
 }
 $root = dirname(__DIR__, 2);
-require "$root/tests/live/stock-corpus.php";
-require "$root/tests/live/stock-summaries.php";
+require "$root/tests/tools/yioop/stock-corpus.php";
+require "$root/tests/tools/yioop/stock-summaries.php";
 require __DIR__ . "/../e2e/yioop-boot.php";
 $work = sys_get_temp_dir() . "/yioop-batches-" . getmypid();
 @mkdir($work);

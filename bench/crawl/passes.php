@@ -2,9 +2,9 @@
 /**
  * Two per-page passes of the shard build over the inputs recorded in
  * tests/, in one process: the English Tokenizer's
- * canonicalizePunctuatedTerms over tests/canonical/recorded.gz's texts,
+ * canonicalizePunctuatedTerms over tests/fixtures/canonical/recorded.gz's texts,
  * and PhraseParser::computeSafeSearchScore over
- * tests/safe_search/recorded.json.gz's word lists:
+ * tests/fixtures/safe_search/recorded.json.gz's word lists:
  *
  *   php bench/crawl/passes.php YIOOP_SRC [PASSES=20]
  *
@@ -26,9 +26,9 @@ $work = sys_get_temp_dir() . "/passes-bench-" . getmypid();
 mkdir($work);
 bootYioop($src, $work);
 $tests = dirname(__DIR__, 2) . "/tests";
-$texts = array_filter(array_column(unserialize(gzdecode(file_get_contents("$tests/canonical/recorded.gz")))["calls"], 0),
+$texts = array_filter(array_column(unserialize(gzdecode(file_get_contents("$tests/fixtures/canonical/recorded.gz")))["calls"], 0),
     fn($text) => mb_check_encoding($text, "UTF-8"));
-$calls = json_decode(gzdecode(file_get_contents("$tests/safe_search/recorded.json.gz")), true)["calls"];
+$calls = json_decode(gzdecode(file_get_contents("$tests/fixtures/safe_search/recorded.json.gz")), true)["calls"];
 foreach ($calls as &$call) {
     $call["lists"] = array_map(fn($n) => $n ? range(1, $n) : [], $call["counts"]);
 }

@@ -1,7 +1,7 @@
 <?php
 /**
  * The English Tokenizer's extractTripletsPhrases over the sentence lists
- * recorded in tests/triplets/recorded.json.gz, in one process:
+ * recorded in tests/fixtures/triplets/recorded.json.gz, in one process:
  *
  *   php bench/crawl/triplets.php YIOOP_SRC [PASSES=5]
  *
@@ -20,7 +20,7 @@ $passes = (int)($argv[2] ?? 5);
 $work = sys_get_temp_dir() . "/triplets-bench-" . getmypid();
 mkdir($work);
 bootYioop($src, $work);
-$recorded = json_decode(gzdecode(file_get_contents(dirname(__DIR__, 2) . "/tests/triplets/recorded.json.gz")), true);
+$recorded = json_decode(gzdecode(file_get_contents(dirname(__DIR__, 2) . "/tests/fixtures/triplets/recorded.json.gz")), true);
 $lists = [];
 foreach ($recorded["calls"] as [$sentences]) {
     $list = [];

@@ -25,8 +25,8 @@
  */
 declare(strict_types=1);
 
-require_once dirname(__DIR__, 2) . "/tests/live/stock-setup.php";
-require_once dirname(__DIR__, 2) . "/tests/live/stock-web.php";
+require_once dirname(__DIR__, 2) . "/tests/tools/yioop/stock-setup.php";
+require_once dirname(__DIR__, 2) . "/tests/tools/yioop/stock-web.php";
 require_once __DIR__ . "/crawl.php";
 require_once __DIR__ . "/bench.php";
 

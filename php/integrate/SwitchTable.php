@@ -2,7 +2,7 @@
 /**
  * The Yioop methods the integration tool switches to native functions,
  * described once, as data: applying, --check, --revert and the
- * table-driven tests (tests/IntegrateTableTest.php) all follow from it.
+ * table-driven tests (tests/yioop/IntegrateTableTest.php) all follow from it.
  * Switching one more method is one line under its class; one more class
  * is one more entry, in whichever Yioop file declares it.
  */

@@ -1,5 +1,5 @@
 <?php
-// Rebuilds tests/fuzz/corpus/ from the recorded Yioop vectors (tests/vectors):
+// Rebuilds tests/fuzz/corpus/ from the recorded Yioop vectors (tests/fixtures/codec/vectors):
 //   php tests/fuzz/seeds.php
 // A few dozen small seeds per target, in each target's input layout (see the
 // comments at the top of fuzz_targets/*.rs). Deterministic: the same vectors
@@ -10,7 +10,7 @@ declare(strict_types=1);
 const PER_TARGET = 36;
 const MAX_BYTES = 2048;
 
-$vectors = __DIR__ . '/../vectors';
+$vectors = __DIR__ . '/../fixtures/codec/vectors';
 $corpus = __DIR__ . '/corpus';
 
 /** Every args list of one function's vectors, both formats, in file order. */
@@ -19,6 +19,9 @@ function vectorArgs(string $vectors, string $fn): array
     $all = [];
     foreach (['yioop-2019', 'yioop-2015'] as $dir) {
         $path = "$vectors/$dir/$fn.jsonl";
+        if (!is_file($path)) {
+            $path = "$vectors/common/$fn.jsonl"; // stored once for both formats
+        }
         if (!is_file($path)) {
             continue;
         }

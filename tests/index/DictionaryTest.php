@@ -1,0 +1,185 @@
+<?php
+namespace YioopCodec\Tests;
+
+use PHPUnit\Framework\TestCase;
+
+require_once __DIR__ . "/../support/dictionary/state.php";
+
+/**
+ * yioop_codec\dictionary\getWordInfo against what Yioop's own
+ * IndexDictionary::getWordInfo (PHP) returned, recorded by
+ * tests/tools/record/record-dictionary.php into tests/fixtures/dictionary/recorded.json.gz:
+ * a dictionary of six generations in two tiers that Yioop built, one
+ * object answering a sequence of look-ups (results, $this->read_tier after
+ * each), and the object's file queue, lengths and blocks after them, which
+ * the native state must hand over to Yioop's PHP exactly. A copy with one
+ * file cut short checks the reads at a file's end. Where the native
+ * function must leave the call to Yioop's PHP, it returns null and changes
+ * nothing.
+ */
+class DictionaryTest extends TestCase
+{
+    private const CONFIGS = "seekquarry\\yioop\\configs\\";
+    private static array $recording;
+    private static string $dir;
+
+    public static function setUpBeforeClass(): void
+    {
+        self::$recording = json_decode(gzdecode(file_get_contents(__DIR__ . "/../fixtures/dictionary/recorded.json.gz")), true);
+        self::$dir = sys_get_temp_dir() . "/yioop-dictionary-test-" . getmypid();
+        foreach (self::$recording["files"] as $path => $bytes) {
+            @mkdir(dirname(self::$dir . "/$path"), 0777, true);
+            file_put_contents(self::$dir . "/$path", base64_decode($bytes));
+        }
+        foreach (self::$recording["constants"] + ["NS_CONFIGS" => self::CONFIGS] as $name => $value) {
+            if (!defined(self::CONFIGS . $name)) {
+                define(self::CONFIGS . $name, $value);
+            }
+        }
+        if (!function_exists(self::CONFIGS . "yioop_error_handler")) {
+            eval("namespace seekquarry\\yioop\\configs; function yioop_error_handler() { return true; }");
+        }
+    }
+
+    public static function tearDownAfterClass(): void
+    {
+        exec("rm -rf " . escapeshellarg(self::$dir));
+    }
+
+    private function dictionary(string $dir = null): DictionaryStandIn
+    {
+        $parent = new \stdClass();
+        $parent->generation_info = ["ACTIVE" => 6, "LAST_DICTIONARY_SHARD" => 5];
+        return new DictionaryStandIn($dir ?? self::$dir, self::$recording["active_tiers"],
+            self::$recording["max_tier"], $parent);
+    }
+
+    private static function call(DictionaryStandIn $dictionary, array $call, bool $raw = true): mixed
+    {
+        [$threshold, $start, $distinct, $with_total] = $call["args"];
+        return \yioop_codec\dictionary\getWordInfo($dictionary, base64_decode($call["id"]), $raw,
+            $threshold, $start, $distinct, $with_total);
+    }
+
+    public function testLookUpsAndTheStateHandedOverAreYioops(): void
+    {
+        $dictionary = $this->dictionary();
+        $calls = self::$recording["sequence"]["calls"];
+        $this->assertGreaterThan(200, count($calls));
+        foreach ($calls as $i => $call) {
+            $result = self::call($dictionary, $call);
+            $this->assertNotNull($result, "call $i declined");
+            $this->assertSame(base64_decode($call["result"]), serialize($result), "call $i");
+            $this->assertSame($call["read_tier"], $dictionary->read_tier, "call $i: read_tier");
+        }
+        // Natively the object's arrays stay as the constructor left them ...
+        $this->assertSame(["QUEUE" => []], $dictionary->fhs);
+        $this->assertNull($dictionary->blocks);
+        // ... until a call declines (raw ids only): then they are Yioop's.
+        $this->assertNull(self::call($dictionary, $calls[0], false));
+        $this->assertSame(self::$recording["sequence"]["state"], dictionaryState($dictionary));
+        // From then on the object is Yioop's PHP's.
+        $this->assertNull(self::call($dictionary, $calls[0]));
+    }
+
+    public function testResultsUnchangedWhenTheFilesAreReadAgain(): void
+    {
+        // A second object reads the same files (through the shared blocks).
+        $dictionary = $this->dictionary();
+        foreach (array_slice(self::$recording["sequence"]["calls"], 0, 60) as $i => $call) {
+            $this->assertSame(base64_decode($call["result"]), serialize(self::call($dictionary, $call)), "call $i");
+        }
+    }
+
+    public function testAFileCutShortReadsAsYioopsOrDeclines(): void
+    {
+        $cut = self::$dir . "-cut";
+        exec("cp -r " . escapeshellarg(self::$dir) . " " . escapeshellarg($cut));
+        try {
+            $file = "$cut/" . self::$recording["cut"]["file"];
+            file_put_contents($file, substr(file_get_contents($file), 0, self::$recording["cut"]["length"]));
+            $dictionary = $this->dictionary($cut);
+            foreach (self::$recording["cut"]["calls"] as $i => $call) {
+                $result = self::call($dictionary, $call);
+                if ($call["warned"]) {
+                    $this->assertNull($result, "call $i: Yioop warned");
+                    return;
+                }
+                $this->assertSame(base64_decode($call["result"]), serialize($result), "call $i");
+            }
+        } finally {
+            exec("rm -rf " . escapeshellarg($cut));
+        }
+    }
+
+    public function testEachFileOpenedLeavesYioopsErrorHandlerStacked(): void
+    {
+        set_error_handler(fn() => false);
+        try {
+            $dictionary = $this->dictionary();
+            $this->assertNotNull(self::call($dictionary, self::$recording["sequence"]["calls"][0]));
+            // Yioop: set_error_handler(null), then its own handler, per file.
+            $this->assertSame(self::CONFIGS . "yioop_error_handler", set_error_handler(null));
+            restore_error_handler();
+            restore_error_handler();
+            $this->assertNull(set_error_handler(null));
+            restore_error_handler();
+        } finally {
+            while (set_error_handler(null) !== null) {
+                restore_error_handler();
+                restore_error_handler();
+            }
+            restore_error_handler();
+            restore_error_handler();
+        }
+    }
+
+    public function declinedCalls(): iterable
+    {
+        yield "not a raw id" => [fn(&$args, $d) => $args[1] = false];
+        yield "threshold a string" => [fn(&$args, $d) => $args[2] = "5"];
+        yield "start generation a float" => [fn(&$args, $d) => $args[3] = 1.0];
+        yield "distinct generations not an int's string" => [fn(&$args, $d) => $args[4] = "2.5"];
+        yield "a one-byte id" => [fn(&$args, $d) => $args[0] = "a"];
+        yield "fhs used by PHP" => [fn(&$args, $d) => $d->fhs["QUEUE"][] = [1, "1"]];
+        yield "blocks used by PHP" => [fn(&$args, $d) => $d->blocks = [1 => []]];
+        yield "a tier not a string" => [fn(&$args, $d) => $d->active_tiers = [2, 1]];
+        yield "a tier not canonical" => [fn(&$args, $d) => $d->active_tiers = ["02"]];
+        yield "no dir_name" => [fn(&$args, $d) => $d->dir_name = null];
+        yield "ACTIVE not an int" => [fn(&$args, $d) => $d->parent_archive_bundle->generation_info["ACTIVE"] = "6"];
+    }
+
+    /** @dataProvider declinedCalls */
+    public function testDeclinesChangeNothing(\Closure $change): void
+    {
+        $dictionary = $this->dictionary();
+        $call = self::$recording["sequence"]["calls"][0];
+        [$threshold, $start, $distinct, $with_total] = $call["args"];
+        $args = [base64_decode($call["id"]), true, $threshold, $start, $distinct, $with_total];
+        $change($args, $dictionary);
+        $before = serialize($dictionary);
+        $this->assertNull(\yioop_codec\dictionary\getWordInfo($dictionary, ...$args));
+        $this->assertSame($before, serialize($dictionary));
+    }
+
+    public function testAnUnreadableObjectDeclines(): void
+    {
+        $this->assertNull(\yioop_codec\dictionary\getWordInfo(new \stdClass(), "ab", true));
+    }
+}
+
+/** IndexDictionary's properties, as its constructor leaves them. */
+final class DictionaryStandIn
+{
+    public $fhs = ["QUEUE" => []];
+    public $file_lens;
+    public $blocks;
+    public $read_tier;
+    public $shard_doc_lens;
+
+    public function __construct(public $dir_name, public $active_tiers, public $max_tier,
+        public $parent_archive_bundle)
+    {
+        $this->read_tier = $max_tier;
+    }
+}

@@ -1,0 +1,129 @@
+<?php
+namespace YioopCodec\Tests;
+
+use PHPUnit\Framework\TestCase;
+
+require_once __DIR__ . '/../support/safe_search/stand-ins.php';
+require_once __DIR__ . '/../support/LoadedExtension.php';
+
+/**
+ * yioop_codec\phrase\computeSafeSearchScore against Yioop's own
+ * PhraseParser::computeSafeSearchScore (tests/tools/record/record-safe-search.php):
+ * the word lists of 100 pages of a real crawl's summaries as the shard
+ * build makes them, then crafted lists and URLs for each branch, with
+ * Yioop's unsafe terms and URL regex as its statics held them. Then what
+ * the native leaves to Yioop's PHP.
+ */
+class SafeSearchTest extends TestCase
+{
+    private static array $recorded;
+
+    public static function setUpBeforeClass(): void
+    {
+        self::$recorded = json_decode(gzdecode(file_get_contents(__DIR__ . '/../fixtures/safe_search/recorded.json.gz')), true);
+        SafeSearchStandIn::$terms = self::$recorded['unsafe_terms'];
+        SafeSearchStandIn::$regex = self::$recorded['unsafe_url_regex'];
+        $none = [];
+        SafeSearchStandIn::computeSafeSearchScore($none, 0);
+        OtherTermsStandIn::computeSafeSearchScore($none, 0);
+    }
+
+    /** Word lists of `$counts[$term]` positions each, as Yioop's are. */
+    private static function lists(array $counts): array
+    {
+        return array_map(fn($n) => $n ? range(1, $n) : [], $counts);
+    }
+
+    private static function score(array $lists, $len, $url = "", string $class = SafeSearchStandIn::class)
+    {
+        return $class::computeSafeSearchScore($lists, $len, $url);
+    }
+
+    public function testEveryRecordedCallGivesYioopsScore(): void
+    {
+        $calls = self::$recorded['calls'];
+        $this->assertCount(116, $calls);
+        $this->assertGreaterThan(10, count(array_filter($calls, fn($c) => $c['score'] > 0)));
+        foreach ($calls as $i => $call) {
+            $score = self::score(self::lists($call['counts']), $call['len'], $call['url']);
+            $this->assertSame($call['score'], $score, "call $i");
+            $this->assertSame($call['type'], get_debug_type($score), "call $i");
+        }
+    }
+
+    /** Under opcache a method's statics are found through its map of them. */
+    public function testEveryRecordedCallUnderOpcache(): void
+    {
+        $child = __DIR__ . '/../support/safe_search/opcache-child.php';
+        $cmd = [PHP_BINARY, '-d', 'opcache.enable_cli=1', '-d', 'extension=' . LoadedExtension::path(), $child];
+        $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        $out = stream_get_contents($pipes[1]);
+        $err = stream_get_contents($pipes[2]);
+        $this->assertSame(0, proc_close($proc), $err);
+        $this->assertSame("opcache on, 116 calls, 0 differ", trim($out), $err);
+    }
+
+    public function testListsHeldByReferenceCountAsTheirValues(): void
+    {
+        $call = self::$recorded['calls'][110];
+        $this->assertGreaterThan(0, $call['score']);
+        $lists = self::lists($call['counts']);
+        foreach ($lists as $term => $list) {
+            $copy = $list;
+            $lists[$term] = &$copy;
+            unset($copy);
+        }
+        $this->assertSame($call['score'], self::score($lists, $call['len'], $call['url']));
+    }
+
+    public function testTheTermsAndRegexAreTheMethodsOwnStatics(): void
+    {
+        // Its terms are 'debian' and the int key 42; its regex matches nothing.
+        $lists = self::lists(['debian' => 3, 42 => 1, self::$recorded['unsafe_terms'][0] => 5]);
+        $this->assertSame(2 * 4 / 10, self::score($lists, 9, "https://porn.example/", OtherTermsStandIn::class));
+        $this->assertSame(1 * 5 / 10, self::score($lists, 9));
+        $this->assertSame(1, self::score($lists, 9, "https://porn.example/"));
+    }
+
+    public function testAListOutsideTheUnsafeTermsIsNotCounted(): void
+    {
+        $term = self::$recorded['unsafe_terms'][1];
+        $lists = ['debian' => 'not a list', $term => [1, 2]];
+        $this->assertSame(1 * 2 / 10, self::score($lists, 9));
+    }
+
+    public static function leftToYioop(): array
+    {
+        return [
+            'word lists not an array' => ['not lists', 5, ''],
+            'a Countable' => [new \ArrayObject([]), 5, ''],
+            'a length that is a float' => [[], 5.0, ''],
+            'a length that is a string' => [[], '5', ''],
+            'a length of -1' => [['x' => [1]], -1, ''],
+            'a URL that is an int' => [[], 5, 7],
+            'a URL that is true' => [[], 5, true],
+            'a URL that is an array' => [[], 5, []],
+        ];
+    }
+
+    /** @dataProvider leftToYioop */
+    public function testDeclines($lists, $len, $url): void
+    {
+        $this->assertNull(\yioop_codec\phrase\computeSafeSearchScore(SafeSearchStandIn::class, $lists, $len, $url));
+    }
+
+    public function testDeclinesAnUnsafeTermsListThatIsNotAnArray(): void
+    {
+        $term = self::$recorded['unsafe_terms'][2];
+        $this->assertNull(self::score([$term => 'x'], 5));
+        $this->assertNull(self::score([$term => new \ArrayObject([1])], 5));
+    }
+
+    public function testDeclinesUntilYioopHasWorkedItsTermsOut(): void
+    {
+        $lists = self::lists([self::$recorded['unsafe_terms'][0] => 2]);
+        $this->assertNull(self::score($lists, 5, "", UnprimedStandIn::class));
+        $this->assertNull(\yioop_codec\phrase\computeSafeSearchScore('NoSuchClass', $lists, 5, ""));
+        $this->assertNull(\yioop_codec\phrase\computeSafeSearchScore(\stdClass::class, $lists, 5, ""));
+    }
+}

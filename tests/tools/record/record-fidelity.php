@@ -1,0 +1,44 @@
+<?php
+/**
+ * Records what Yioop's own IndexShard (PHP, without the extension) does in
+ * every fidelity scenario (tests/support/fidelity/scenarios.php), for
+ * tests/index/FidelityTest.php to hold the native functions to without a Yioop
+ * tree:
+ *
+ *   php tests/tools/record/record-fidelity.php YIOOP_DIR [OUT]
+ *
+ * OUT defaults to tests/fixtures/shard/fidelity/recorded.json.gz. Each scenario runs in a
+ * PHP process of its own (its configuration constants are its own), with
+ * PHP's ini files minus the yioop extension's.
+ */
+
+namespace YioopCodec\Fidelity;
+
+require_once __DIR__ . "/../../support/fidelity/scenarios.php";
+
+[, $yioop, $out] = $argv + [null, null, FIXTURES . "/recorded.json.gz"];
+if (!$yioop || !is_file("$yioop/src/library/IndexShard.php")) {
+    fwrite(STDERR, "usage: php record-fidelity.php YIOOP_DIR [OUT]\n");
+    exit(2);
+}
+$recorded = [];
+foreach (array_keys(scenarios()) as $name) {
+    $recorded[$name] = runScenario("yioop", $name, [realpath($yioop)], withoutExtension());
+    fwrite(STDERR, "recorded $name\n");
+}
+file_put_contents($out, gzencode(json_encode($recorded, JSON_PRESERVE_ZERO_FRACTION), 9));
+fwrite(STDERR, count($recorded) . " scenarios recorded in $out\n");
+
+/** PHP's ini files minus the yioop extension's, as tests/run.sh sets them. */
+function withoutExtension(): array
+{
+    $dir = sys_get_temp_dir() . "/yioop-fidelity-ini-" . getmypid();
+    @mkdir($dir);
+    foreach (glob("/etc/php/8.2/cli/conf.d/*.ini") as $ini) {
+        if (!str_contains($ini, "yioop")) {
+            copy($ini, "$dir/" . basename($ini));
+        }
+    }
+    register_shutdown_function(fn() => exec("rm -rf " . escapeshellarg($dir)));
+    return ["PHP_INI_SCAN_DIR" => $dir];
+}
