@@ -11,7 +11,7 @@
 //! Oniguruma (`mb_ereg_replace`, every match becomes a space), then
 //! through PCRE (`preg_split`). The two `\s` differ by one character
 //! (U+180E, PCRE's only), which survives the first pass and so also stops
-//! `trim`. `tests/PhraseTest.php` sweeps every code point through PHP's
+//! `trim`. `tests/text/PhraseTest.php` sweeps every code point through PHP's
 //! own engines against these tables.
 
 use crate::php_semantics::num::{self, Num};
@@ -167,7 +167,7 @@ fn hyphenable(entity: &str) -> bool {
 /// `ngramsContains(.., $lang, "all")`, given the lower-cased window), once
 /// no longer window can start with it (the window + `"*"` unknown), is
 /// written with its spaces made hyphens. Yioop's loop, step for step, its
-/// edge cases included (see `tests/PhraseTest.php`). `lowered` is
+/// edge cases included (see `tests/text/PhraseTest.php`). `lowered` is
 /// `mb_strtolower($text)`: case mapping keeps spaces and NULs where they
 /// are, so its windows are the lower-cased windows. `known` answers a
 /// list of windows at once: the walk asks every two-word window (and its

@@ -8,7 +8,7 @@
 //! Only the decoding moves: the slices still frame each posting as before
 //! and take its elements from here only where this list framed a posting
 //! with the same first and last word, so results are those of the scalar
-//! path (the device decode is the scalar decode, tests/opencl.rs).
+//! path (the device decode is the scalar decode, tests/codec/opencl.rs).
 
 use super::file::Version;
 use super::word_docs::WordDocs;
