@@ -11,5 +11,6 @@
 pub mod archive;
 pub mod bloom;
 pub mod dictionary;
+pub mod int_map;
 pub(crate) mod prefetch;
 pub mod shard;

@@ -6,7 +6,8 @@
 //! The bytes come through `crate::index::shard::file` (one descriptor per inode,
 //! blocks shared between objects while the file is unchanged).
 
-use crate::index::shard::file::{Block, IntMap};
+use crate::index::int_map::IntMap;
+use crate::index::shard::shared::Block;
 use crate::index::shard::{OpenShard, Result, ShardError, ShardFile, BLOCK_POWER, BLOCK_SIZE};
 use std::cell::RefCell;
 use std::os::unix::ffi::OsStrExt;

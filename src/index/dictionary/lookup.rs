@@ -9,7 +9,7 @@
 use super::files::{DictFiles, FileKey, Host};
 use crate::index::shard::{unpack_words, Result, ShardError};
 use std::cmp::Ordering;
-use crate::index::shard::file::IntMap;
+use crate::index::int_map::IntMap;
 
 /// `IndexDictionary::PREFIX_HEADER_SIZE` and `PREFIX_ITEM_SIZE`.
 const PREFIX_HEADER_SIZE: i64 = 2048;

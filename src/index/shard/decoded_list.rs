@@ -10,7 +10,7 @@
 //! with the same first and last word, so results are those of the scalar
 //! path (the device decode is the scalar decode, tests/codec/opencl.rs).
 
-use super::file::Version;
+use super::shared::Version;
 use super::word_docs::WordDocs;
 use crate::codec::backend::Dispatch;
 use crate::codec::modified9::word_elements;

@@ -1,34 +1,19 @@
 //! A shard file as one IndexShard object reads it: through the file the
 //! object opened (the inode Yioop's `$this->fh` would hold, however the path
-//! changes after), with the object's own block cache (its `$this->blocks`),
-//! and with blocks shared between objects while the file is unchanged.
-//! Objects that open the same inode share one descriptor: reads through any
-//! descriptor of an inode give the same bytes.
-//!
-//! Yioop opens a new IndexShard per dictionary look-up at generation 0, and
-//! each used to start cold; here every object that opened the same version
-//! of a file reads its blocks from one process-wide cache. A version is what
-//! `fstat` says of the open file: device, inode, size, modification time and
-//! change time (which nobody can set, unlike the modification time). An
-//! object keeps the version it opened; while `fstat` still says the same
-//! (checked at most once a call, and only when the call reads past the
-//! object's own blocks), the shared blocks are the file's bytes. Once it
-//! says otherwise the object reads its file directly, as Yioop's handle
-//! does, and never the shared blocks again.
-//!
-//! What no `fstat` can tell apart: a same-size rewrite that keeps the
-//! modification time and happens within the kernel's timestamp granularity
-//! (a few milliseconds) of the version cached. See README, "How the block
-//! cache knows a file".
+//! changes after), with the object's own block cache (its `$this->blocks`,
+//! [`super::object_blocks`]), and with blocks shared between objects while
+//! the file is unchanged ([`super::shared`]). Objects that open the same
+//! inode share one descriptor: reads through any descriptor of an inode give
+//! the same bytes.
 
 use super::{Result, ShardError, BLOCK_POWER, BLOCK_SIZE};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::fs::File;
-use std::hash::{BuildHasherDefault, Hasher};
-use std::os::unix::fs::{FileExt, MetadataExt};
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::rc::Rc;
+use super::object_blocks::{ObjectBlock, ObjectBlocks};
+use super::shared::{shared_blocks, shared_descriptor, Block, SharedBlocks, Version};
 
 /// What `IndexShard::getShardWord` returns without a warning: the word, or
 /// `false` past the file.
@@ -48,223 +33,6 @@ impl Word {
     }
 }
 
-/// A file's state as `fstat` reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Version {
-    dev: u64,
-    ino: u64,
-    size: u64,
-    mtime_ns: i128,
-    ctime_ns: i128,
-}
-
-impl Version {
-    fn of(file: &File) -> Option<Version> {
-        file.metadata().ok().map(|m| Version::from_metadata(&m))
-    }
-
-    fn from_metadata(metadata: &std::fs::Metadata) -> Version {
-        let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
-        Version {
-            dev: metadata.dev(),
-            ino: metadata.ino(),
-            size: metadata.size(),
-            mtime_ns: ns(metadata.mtime(), metadata.mtime_nsec()),
-            ctime_ns: ns(metadata.ctime(), metadata.ctime_nsec()),
-        }
-    }
-
-    fn inode(&self) -> (u64, u64) {
-        (self.dev, self.ino)
-    }
-}
-
-/// A block's bytes, shared between the caches that hold it.
-pub type Block = Rc<[u8]>;
-
-/// Bytes of blocks all versions may keep cached together; past it the
-/// shared cache starts over (objects keep the blocks they hold).
-pub const CACHE_BYTES: usize = 64 << 20;
-
-/// Versions whose blocks are kept at once; past it the list starts over.
-const MAX_VERSIONS: usize = 64;
-
-/// The blocks read so far of one version of a file, by block number.
-struct SharedBlocks {
-    blocks: RefCell<Vec<Option<Block>>>,
-    generation: Cell<u64>,
-}
-
-thread_local! {
-    /// One open descriptor per inode objects opened, while any uses it.
-    static OPEN_FILES: RefCell<IntMap<(u64, u64), Rc<File>>> = RefCell::new(IntMap::default());
-    static VERSIONS: RefCell<IntMap<Version, Rc<SharedBlocks>>> = RefCell::new(IntMap::default());
-    static CACHED_BYTES: Cell<usize> = const { Cell::new(0) };
-
-    /// Bumped whenever the shared cache starts over; each version compares
-    /// it with its own to know its blocks are gone.
-    static CACHE_GENERATION: Cell<u64> = const { Cell::new(0) };
-}
-
-fn shared_blocks(version: Version) -> Rc<SharedBlocks> {
-    VERSIONS.with(|v| {
-        let mut versions = v.borrow_mut();
-        if let Some(shared) = versions.get(&version) {
-            return shared.clone();
-        }
-        if versions.len() >= MAX_VERSIONS {
-            versions.clear();
-        }
-        let shared = Rc::new(SharedBlocks {
-            blocks: RefCell::new(vec![None; (version.size as usize).div_ceil(BLOCK_SIZE as usize)]),
-            generation: Cell::new(CACHE_GENERATION.with(Cell::get)),
-        });
-        versions.insert(version, shared.clone());
-        shared
-    })
-}
-
-impl SharedBlocks {
-    /// Block `index`, read with `read` if no object of this version has.
-    fn get_or_read(&self, index: usize, read: impl FnOnce() -> Block) -> Block {
-        let now = CACHE_GENERATION.with(Cell::get);
-        if self.generation.get() != now {
-            self.blocks.borrow_mut().iter_mut().for_each(|b| *b = None);
-            self.generation.set(now);
-        }
-        if let Some(block) = &self.blocks.borrow()[index] {
-            return block.clone();
-        }
-        let block = read();
-        self.blocks.borrow_mut()[index] = Some(block.clone());
-        CACHED_BYTES.with(|c| c.set(c.get() + block.len()));
-        if CACHED_BYTES.with(Cell::get) > CACHE_BYTES {
-            CACHED_BYTES.with(|c| c.set(0));
-            CACHE_GENERATION.with(|g| g.set(g.get() + 1));
-        }
-        block
-    }
-}
-
-/// A hasher for keys made of a few integers (block offsets, inodes,
-/// versions), which need no protection from chosen collisions: each one is
-/// folded in by a multiplication, and block offsets, multiples of 4 KiB,
-/// by their block number too.
-#[derive(Default)]
-pub(crate) struct IntHasher(u64);
-
-impl Hasher for IntHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        bytes.iter().for_each(|&b| self.write_u64(u64::from(b)));
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n ^ (n >> BLOCK_POWER)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    fn write_i64(&mut self, n: i64) {
-        self.write_u64(n as u64);
-    }
-    fn write_i128(&mut self, n: i128) {
-        self.write_u64(n as u64);
-        self.write_u64((n >> 64) as u64);
-    }
-}
-
-pub(crate) type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
-
-/// One cached block of an object, as Yioop's `$this->blocks[$bytes]`.
-pub struct ObjectBlock {
-    pub offset: i64,
-    pub bytes: Block,
-}
-
-/// Yioop's `$this->blocks`: the blocks an object read with `$cache`, in the
-/// order it read them; Yioop empties it when it would hold more than 4096.
-/// Their words are Yioop's `$this->blocks_words`, the first block's word
-/// where two overlap (`+=`): only a block read from an offset that is not
-/// a multiple of 4 KiB (never by Yioop itself) can overlap another.
-#[derive(Default)]
-struct ObjectBlocks {
-    order: Vec<ObjectBlock>,
-    /// Built once the cache outgrows a few blocks: IndexManager's objects
-    /// read a handful each, found faster by a scan than a hash.
-    index: IntMap<i64, usize>,
-    unaligned: bool,
-    /// Times emptied; and the call that last read it, with the times
-    /// emptied and the blocks held when that call began: what a declined
-    /// call takes back.
-    resets: u64,
-    call_start: (u64, u64, usize),
-}
-
-/// `IndexShard::SHARD_BLOCK_SIZE`, also the count past which Yioop empties
-/// an object's blocks.
-const MAX_OBJECT_BLOCKS: usize = BLOCK_SIZE as usize;
-/// Blocks an object's cache holds before it is indexed.
-const SCANNED_BLOCKS: usize = 8;
-
-impl ObjectBlocks {
-    fn position(&self, offset: i64) -> Option<usize> {
-        if self.order.len() <= SCANNED_BLOCKS {
-            self.order.iter().position(|b| b.offset == offset)
-        } else {
-            self.index.get(&offset).copied()
-        }
-    }
-
-    fn get(&self, offset: i64) -> Option<&Block> {
-        self.position(offset).map(|i| &self.order[i].bytes)
-    }
-
-    fn insert(&mut self, offset: i64, bytes: Block) {
-        if self.order.len() > MAX_OBJECT_BLOCKS {
-            self.order.clear();
-            self.index.clear();
-            self.unaligned = false;
-            self.resets += 1;
-        }
-        self.unaligned |= offset % BLOCK_SIZE != 0;
-        self.order.push(ObjectBlock { offset, bytes });
-        match self.order.len() {
-            n if n == SCANNED_BLOCKS + 1 => self.index.extend(self.order.iter().enumerate().map(|(i, b)| (b.offset, i))),
-            n if n > SCANNED_BLOCKS + 1 => {
-                self.index.insert(offset, n - 1);
-            }
-            _ => {}
-        }
-    }
-
-    /// Takes back the blocks the current call added, where it did not also
-    /// empty the cache (past 4,096 blocks in one call).
-    fn roll_back_call(&mut self, call: u64) {
-        let (started, resets, len) = self.call_start;
-        if started == call && resets == self.resets {
-            for block in self.order.drain(len..) {
-                self.index.remove(&block.offset);
-            }
-            if self.order.len() <= SCANNED_BLOCKS {
-                self.index.clear();
-            }
-            self.unaligned = self.order.iter().any(|b| b.offset % BLOCK_SIZE != 0);
-        }
-    }
-
-    /// `$this->blocks_words[$offset]`, if set.
-    fn word(&self, offset: i64) -> Option<u32> {
-        let word_of = |block: &ObjectBlock| {
-            let at = usize::try_from(offset.checked_sub(block.offset)?).ok()?;
-            let w = block.bytes.get(at..at.checked_add(4)?).filter(|_| at % 4 == 0)?;
-            Some(u32::from_be_bytes([w[0], w[1], w[2], w[3]]))
-        };
-        if self.unaligned {
-            return self.order.iter().find_map(word_of);
-        }
-        let block = self.position((offset >> BLOCK_POWER) << BLOCK_POWER)?;
-        word_of(&self.order[block])
-    }
-}
 
 /// A shard object's own state: the file it opened, the version it opened,
 /// and its blocks. The caller keeps one per object.
@@ -307,47 +75,6 @@ impl OpenShard {
     }
 }
 
-/// What `fopen(path, "r")` would open now, as the descriptor every reader
-/// of that inode shares, with the version `stat` gives: Ok(None) where
-/// there is no such file, an error where it cannot be opened. Reads through
-/// it give what a fresh handle's reads would (the web archive's reads,
-/// `crate::index::archive`, use it too).
-pub fn shared_descriptor(path: &Path) -> std::io::Result<Option<(Rc<File>, Version)>> {
-    let metadata = match std::fs::metadata(path) {
-        Ok(metadata) => metadata,
-        Err(_) => return Ok(None),
-    };
-    let mut version = Version::from_metadata(&metadata);
-    let file = match OPEN_FILES.with(|o| o.borrow().get(&version.inode()).cloned()) {
-        Some(file) => file,
-        None => {
-            let file = File::open(path)?;
-            // The path may name another inode by now: the one opened counts.
-            version = Version::from_metadata(&file.metadata()?);
-            let file = Rc::new(file);
-            keep_open(version.inode(), &file);
-            file
-        }
-    };
-    Ok(Some((file, version)))
-}
-
-/// Keeps `file` open for the objects that open `inode` after; descriptors
-/// no object uses any more of files since deleted are closed (their disk
-/// space would stay taken).
-fn keep_open(inode: (u64, u64), file: &Rc<File>) {
-    OPEN_FILES.with(|o| {
-        let mut open = o.borrow_mut();
-        open.retain(|_, f| Rc::strong_count(f) > 1 || f.metadata().is_ok_and(|m| m.nlink() > 0));
-        open.insert(inode, file.clone());
-    });
-}
-
-/// Closes the descriptors no object uses: at each request's start, when the
-/// objects of the last one are gone.
-pub fn close_unused_files() {
-    OPEN_FILES.with(|o| o.borrow_mut().retain(|_, f| Rc::strong_count(f) > 1));
-}
 
 /// One call's view of an object's file: its descriptor, its `file_len`, its
 /// state, and whether the file is still the version it opened (asked of
@@ -696,18 +423,5 @@ mod tests {
         let offsets: Vec<i64> = object.open.borrow().cached_blocks().iter().map(|b| b.offset).collect();
         assert_eq!(offsets, vec![0]);
         assert!(!object.open.borrow().blocks.unaligned);
-    }
-
-    #[test]
-    fn an_object_forgets_its_blocks_past_4096_as_yioop_does() {
-        let mut blocks = ObjectBlocks::default();
-        for i in 0..=MAX_OBJECT_BLOCKS as i64 {
-            blocks.insert(i * BLOCK_SIZE, Rc::from(&[0u8; 4][..]));
-        }
-        assert_eq!(blocks.order.len(), MAX_OBJECT_BLOCKS + 1);
-        blocks.insert(-BLOCK_SIZE, Rc::from(&[1u8; 4][..]));
-        assert_eq!(blocks.order.len(), 1);
-        assert!(blocks.get(0).is_none());
-        assert_eq!(blocks.get(-BLOCK_SIZE).map(|b| b[0]), Some(1));
     }
 }

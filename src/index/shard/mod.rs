@@ -16,6 +16,8 @@ pub mod decoded_list;
 pub mod word_info;
 pub mod file;
 pub mod item;
+mod object_blocks;
+pub mod shared;
 pub mod word_docs;
 pub mod save;
 pub mod slice;

@@ -14,7 +14,7 @@
 //! short or reach the end, or `gzinflate` would warn.
 //!
 //! With no handle it reads through the descriptor the shard reads share for
-//! the file's current inode (`crate::index::shard::file::shared_descriptor`)
+//! the file's current inode (`crate::index::shard::shared::shared_descriptor`)
 //! instead of opening the file every call; with one, through the handle's
 //! own descriptor, and it leaves the handle where Yioop's reads would.
 
@@ -150,7 +150,7 @@ fn archive_file(archive: &Object) -> Result<Rc<File>, Decline> {
         return Err(Decline);
     }
     let path = std::path::Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(name));
-    match crate::index::shard::file::shared_descriptor(path) {
+    match crate::index::shard::shared::shared_descriptor(path) {
         Ok(Some((file, _))) => Ok(file),
         _ => Err(Decline), // fopen would warn
     }

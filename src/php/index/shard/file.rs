@@ -75,7 +75,7 @@ static OBJECTS: WeakTable<Native> = WeakTable::new();
 /// none of them reads any more.
 pub fn forget_objects() {
     OBJECTS.clear();
-    crate::index::shard::file::close_unused_files();
+    crate::index::shard::shared::close_unused_files();
 }
 
 /// Frees the table at the module's shutdown.
