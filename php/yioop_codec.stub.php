@@ -338,7 +338,9 @@ namespace yioop_codec\shard {
      * does (the auxiliary keys come from the shard's own
      * packAuxiliaryDocumentKeys; each property changed with PHP's own .=,
      * ++ and +=, so every value is the one Yioop's statements leave).
-     * Returns true when done; null, having changed nothing, for
+     * Returns true when done, false as Yioop does for doc keys (with the
+     * auxiliary keys) that are not
+     * whole DOC_KEY_LEN records; null, having changed nothing, for
      * input outside Yioop's usual types (a position list that is not an
      * array, a summary offset that is not an int, a meta id that is neither
      * int nor string, a rank that is neither false nor an int, shard
