@@ -339,13 +339,12 @@ namespace yioop_codec\shard {
      * packAuxiliaryDocumentKeys; each property changed with PHP's own .=,
      * ++ and +=, so every value is the one Yioop's statements leave).
      * Returns true when done, false as Yioop does for doc keys (with the
-     * auxiliary keys) that are not
-     * whole DOC_KEY_LEN records; null, having changed nothing, for
-     * input outside Yioop's usual types (a position list that is not an
-     * array, a summary offset that is not an int, a meta id that is neither
-     * int nor string, a rank that is neither false nor an int, shard
-     * properties not as IndexShard's constructor sets them): the switched
-     * method then runs Yioop's PHP on it.
+     * auxiliary keys) that are not whole DOC_KEY_LEN records; null, having
+     * changed nothing, for input outside Yioop's usual types (a position
+     * list that is not an array, a summary offset that is not an int, a
+     * meta id that is neither int nor string, a rank that is neither false
+     * nor an int, shard properties not as IndexShard's constructor sets
+     * them): the switched method then runs Yioop's PHP on it.
      */
     function addDocumentWords(object $shard, mixed $doc_keys, mixed $summary_offset, mixed $word_lists, mixed $meta_ids = [], mixed $is_doc = false, mixed $rank = false, mixed $description_scores = [], mixed $user_ranks = []): ?bool {}
 
