@@ -1,19 +1,43 @@
 <?php
 /**
- * Stubs for the yioop extension (yioop_codec.so): Yioop's posting-list codec,
- * native and byte-identical to src/library/Utility.php. For IDEs and static
- * analysers; never include this file at run time.
+ * Stubs for the yioop extension (yioop_codec.so): parts of the Yioop search
+ * engine run natively, byte for byte as Yioop's PHP runs them: the posting
+ * codec of src/library/Utility.php, the index path (IndexShard,
+ * IndexDictionary, WebArchive, BloomFilterFile), the text pipeline
+ * (PhraseParser, NWordGrams, the English Tokenizer) and Model::getSnippets.
+ * For IDEs and static analysers; never include this file at run time.
  *
- * Every function reproduces Yioop's own results, damaged input included. The
- * types below are what Yioop passes; other scalars are converted as Yioop's
- * PHP would convert them, and arrays or objects where Yioop's PHP would throw
- * get the same TypeError.
+ * This file is the one place where each function's contract is written:
+ * its docblock says what it returns, what it declines and which of Yioop's
+ * quirks it keeps. tests/extension/StubTest.php holds every registered
+ * function to a docblock here and to these signatures. How the functions
+ * do it natively is in docs/functions.md; how they are held to Yioop's own
+ * results, in docs/byte-for-byte.md and docs/bad-input.md.
  *
- * INI settings (per directory or system-wide):
+ * The codec functions (global namespace) reproduce Yioop's own results,
+ * damaged input included. The types below are what Yioop passes; other
+ * scalars are converted as Yioop's PHP would convert them, and arrays or
+ * objects where Yioop's PHP would throw get the same TypeError. They raise
+ * no warning where Yioop's PHP warns, and throw a ValueError only where
+ * Yioop's PHP would never return.
+ *
+ * The functions in yioop_codec\<class> namespaces are the native halves of
+ * switched Yioop methods: php/yioop-integrate.php gives each switched
+ * method a first line that calls one. Each takes the object (or, for a
+ * static method, the class it was called on, static::class) first and the
+ * method's own parameters after it, and gives the method's result; or it
+ * "declines": returns null (false where noted), having changed nothing
+ * Yioop's PHP would see, and the method's own PHP runs instead and gives
+ * Yioop's result, warnings and exceptions. Each declines for arguments or
+ * properties of types Yioop does not pass or keep there, and wherever
+ * Yioop's PHP would warn or throw; the lists below name the rest.
+ *
+ * INI settings (per directory or system-wide, read once per request):
  * - yioop.format: "2019" (default; the 2019 and 2021 lines) or "2015"
  *   (Yioop 3.x, which stores a position list's first delta plus one).
  * - yioop.opencl: "auto" (default), "on" or "off".
  * - yioop.opencl_min_length: the list length from which "auto" uses OpenCL.
+ * - yioop.opencl_probe_timeout: seconds a new OpenCL context's probe may take.
  */
 
 namespace {
@@ -24,7 +48,10 @@ namespace {
      * @param int[] $position_list positions of the term in the document
      * @param bool $delta store the positions as differences (any value is read
      *     by truthiness, as Yioop's if ($delta) reads it)
-     * @return string the encoded posting
+     * @return string the encoded posting. Yioop's quirks are kept: a first
+     *     delta of 512 to 1023 with a doc index of 32768 to 262143 is folded
+     *     with only 9 bits for the delta, and doc index 2^27 - 1 cannot
+     *     round-trip (doc index + 1 carries the fold flag)
      * @throws ValueError if a value reaches 2^62, where Yioop's encoder never returns
      */
     function packPosting(int $doc_index, array $position_list, bool $delta = true): string {}
@@ -47,23 +74,37 @@ namespace {
     /**
      * Decodes one Modified9 word (only its low 32 bits matter).
      *
-     * @return int[]
+     * Continuation bits are ignored, a zero slot ends the word, and a word of
+     * one 28-bit element keeps a zero, as in Yioop.
+     *
+     * @return int[] the word's elements
      */
     function unpackListModified9(int $encoded_list): array {}
 
     /**
      * Undoes a delta list in place: each element becomes the sum of it and
-     * all before it. Sums past PHP_INT_MAX become floats, as in PHP.
+     * all before it. Sums past PHP_INT_MAX become floats, as in PHP. On an
+     * array that is not a list, missing keys are read as null and appended,
+     * as Yioop's index loop does.
      *
      * @param array<int, int|float> $delta_list
      */
     function deDeltaList(array &$delta_list): void {}
 
-    /** The doc index held in the first element of a Modified9 word. */
+    /**
+     * The doc index held in the first element of a Modified9 word.
+     *
+     * Unlike unpackListModified9(), bits above the low 32 of $encoded_list
+     * count, as Yioop's shifts see them.
+     */
     function docIndexModified9(int $encoded_list): int {}
 
     /**
      * The big-endian integer in a binary string, as (int)hexdec(bin2hex($str)).
+     *
+     * "" gives 0; a value past PHP_INT_MAX (8 bytes with the high bit set, or
+     * more bytes) goes through a float and comes back as PHP's (int) of it,
+     * low bits lost, as in Yioop.
      *
      * @return int|false false if $str is not a string
      */
@@ -72,6 +113,9 @@ namespace {
     /**
      * The differences of adjacent elements: (a1, a2 - a1, a3 - a2, ...).
      *
+     * Keys are ignored; differences that overflow become floats. A scalar
+     * $list gives [], as Yioop (which warns).
+     *
      * @param int[] $list
      * @return array<int, int|float>
      */
@@ -79,6 +123,10 @@ namespace {
 
     /**
      * Encodes positive integers below 2^28 as Modified9 words.
+     *
+     * Yioop's quirk is kept: the first element after a word break is counted
+     * one bit wider than it is, which changes the packing of later words. 0,
+     * negative and larger values are encoded as Yioop encodes them.
      *
      * @param int[] $list
      * @throws ValueError if a value reaches 2^62, where Yioop's encoder never returns
@@ -99,6 +147,10 @@ namespace {
      * The undecoded posting at $offset; $offset is moved past it. A posting
      * that does not start a sequence is skipped: "" and $offset + 4.
      *
+     * Negative offsets count from the end of the string; offsets overflow
+     * into floats; a cut last word is returned cut. $input_string is not
+     * modified, despite the reference.
+     *
      * @throws ValueError for a float offset that adding 4 cannot move (-INF,
      *     -1e300) on a word that starts a longer posting, where Yioop's
      *     nextPostString never returns
@@ -108,7 +160,12 @@ namespace {
     /**
      * Re-encodes every posting with $add_offset added to its doc index.
      *
+     * Doc indexes are unfolded the 2015 way on both lines, as Yioop's
+     * function does; words Yioop cannot frame are dropped.
+     *
      * @param string $postings not modified, despite the reference
+     * @throws ValueError for a stored doc index of 2^62 or more, where
+     *     Yioop's encoder never returns
      */
     function addDocIndexPostings(string &$postings, int $add_offset): string {}
 
@@ -124,7 +181,10 @@ namespace {
      */
     function encodeQueueWeightInfo(mixed $weight, mixed $depth, mixed $crawl_order): mixed {}
 
-    /** Adds two weight infos' weights and keeps the smaller depth. */
+    /**
+     * Adds two weight infos' weights and keeps the smaller depth (Yioop's
+     * callback for the crawl queue's weight adjustments).
+     */
     function adjustWeightCallback(int $weight_info, int $adjustment): int {}
 
     /**
@@ -167,22 +227,45 @@ namespace yioop_codec {
 
 namespace yioop_codec\shard {
     /*
-     * Yioop's IndexShard methods, natively. Each takes the IndexShard
-     * object first, then the method's own parameters, and returns what the
-     * method returns; php/yioop-integrate.php makes the methods call them.
+     * Yioop's IndexShard methods, natively, for an IndexShard itself (not a
+     * subclass). Each takes the IndexShard object first, then the method's
+     * own parameters, and returns what the method returns; they read the
+     * object's own fields (filename, fh, file_len, the header fields;
+     * references followed, as PHP reads properties) and set fh, file_len and
+     * the header fields as Yioop does. An object's file is opened as Yioop
+     * opens it (PHP's own file_exists, fopen and filesize), its handle kept
+     * in $this->fh.
+     *
      * Each returns null instead ("declines"), having changed nothing
-     * Yioop's PHP would see, for what it leaves to Yioop's PHP: an argument
-     * that is not an int where Yioop does arithmetic on it, a property or
-     * configuration constant of a type Yioop does not keep there, and
-     * anything on which Yioop's PHP warns or throws (a damaged file); the
-     * switched method then runs its own PHP. An object's file is opened as
-     * Yioop opens it (its native state found again by the object), and
-     * blocks are shared between the objects that opened the same version of
-     * a file. Only where Yioop's search would never return is there a
+     * Yioop's PHP would see, for:
+     * - an argument that is not an int where Yioop does arithmetic on it
+     *   (a numeric string, a float, null, a bool);
+     * - a property that is not what Yioop keeps there (an int or null
+     *   counter, a string file name, a stream in $this->fh), or an
+     *   undefined one;
+     * - a configuration constant the slices read (TITLE_WEIGHT,
+     *   DESCRIPTION_WEIGHT, LINK_WEIGHT, PRECISION, AVG_LINKS_PER_PAGE,
+     *   MAX_GENERATIONS, AD_HOC_TITLE_LENGTH) that is not an int, a float
+     *   (the weights) or a numeric string (a stock install's "4" is read as
+     *   Yioop's arithmetic reads it);
+     * - anything on which Yioop's PHP warns or throws: a word read off a
+     *   block's end, a damaged, truncated or shrunk file, a division by
+     *   zero before the header is read, int arithmetic that overflows into
+     *   a float.
+     * Before it declines, the object's native block cache is written into
+     * $this->blocks and $this->blocks_words, as Yioop's own reads would have
+     * left them; from then on that object is read by Yioop's PHP. Offsets
+     * before or past the file read as Yioop reads them (false, ""); a
+     * missing file reads false and leaves file_len unset. Only where
+     * Yioop's search would never return (damaged postings) is there a
      * ValueError.
      */
 
-    /** IndexShard::readBlockShardAtOffset: up to 4 KiB from $bytes, or false. */
+    /**
+     * IndexShard::readBlockShardAtOffset: up to 4 KiB from $bytes, or false;
+     * with $cache, the block is kept as $this->blocks keeps it (emptied
+     * past 4,096 blocks, as Yioop empties it).
+     */
     function readBlockShardAtOffset(object $shard, mixed $bytes, bool $cache = true): string|false|null {}
 
     /** IndexShard::getShardSubstring: $len bytes of the file from $offset. */
@@ -232,7 +315,10 @@ namespace yioop_codec\shard {
      * from $next_offset on, each made into makeItem's item array (keyed by
      * doc id), scored with Yioop's configuration constants as they are at
      * the call (ints, floats for the weights, or numeric strings, as Yioop's
-     * installer writes them).
+     * installer writes them). The items are Yioop's: key order, value types
+     * (DOC_RANK the string of PHP's number_format, RELEVANCE and SCORE
+     * floats or ints as PHP's arithmetic leaves them, the int 0 for a zero
+     * packed weight), doc ids that are decimal integers as int keys.
      *
      * @param int $next_offset set to where the next slice starts
      */
@@ -250,21 +336,27 @@ namespace yioop_codec\shard {
      * IndexShard::addDocumentWords: adds one document's words to the
      * shard's in-memory postings, updating its properties as Yioop's loop
      * does (the auxiliary keys come from the shard's own
-     * packAuxiliaryDocumentKeys). Returns null, having changed nothing, for
-     * input outside Yioop's usual types (a position list that is not an
-     * array, a summary offset that is not an int, a meta id that is neither
-     * int nor string, a rank that is neither false nor an int, shard
-     * properties not as IndexShard's constructor sets them): the switched
-     * method then runs Yioop's PHP on it.
+     * packAuxiliaryDocumentKeys; each property changed with PHP's own .=,
+     * ++ and +=, so every value is the one Yioop's statements leave).
+     * Returns true when done, false as Yioop does for doc keys (with the
+     * auxiliary keys) that are not whole DOC_KEY_LEN records; null, having
+     * changed nothing, for input outside Yioop's usual types (a position
+     * list that is not an array, a summary offset that is not an int, a
+     * meta id that is neither int nor string, a rank that is neither false
+     * nor an int, shard properties not as IndexShard's constructor sets
+     * them): the switched method then runs Yioop's PHP on it.
      */
     function addDocumentWords(object $shard, mixed $doc_keys, mixed $summary_offset, mixed $word_lists, mixed $meta_ids = [], mixed $is_doc = false, mixed $rank = false, mixed $description_scores = [], mixed $user_ranks = []): ?bool {}
 
     /**
      * IndexShard::mergeWordPostingsToString: the words added since the
-     * last save merged, in id order, into the shard's posting string
-     * (`word_postings`), Yioop's quirks included; logs through Yioop's
-     * crawlLog and calls CrawlDaemon::processHandler(true) where Yioop's
-     * method does. True when done; null, having changed nothing, for
+     * last save merged, in id order (as ksort(SORT_STRING)), into the
+     * shard's posting string (`word_postings`), Yioop's quirk included: a
+     * new word equal to the saved string's last word is written twice,
+     * merged and then alone. Logs through Yioop's crawlLog and calls
+     * CrawlDaemon::processHandler(true) where Yioop's method does; of its
+     * per-word progress lines (crawlTimeoutLog) only the first is offered.
+     * True when done; null, having changed nothing, for
      * `$replace`, postings that are not strings, a damaged posting string,
      * or without Yioop's log functions (Yioop's PHP then runs).
      */
@@ -272,14 +364,17 @@ namespace yioop_codec\shard {
 
     /**
      * IndexShard::prepareWordsAndPrefixes: the prefix index (`prefixes`,
-     * `prefixes_len`) and `words_len` of the posting string. True when
-     * done; null, having changed nothing, for a damaged posting string.
+     * `prefixes_len`) and `words_len` of the posting string, Yioop's quirks
+     * included: a prefix that comes back after another keeps only its last
+     * run; an empty shard marks prefix 0 as (0, 0). True when done; null, having changed nothing, for a damaged posting string.
      */
     function prepareWordsAndPrefixes(object $shard, mixed $with_logging = false): ?bool {}
 
     /**
      * IndexShard::packWords: the dictionary (`words`, `words_len`,
-     * `word_docs_len`), written to $fh as well when it is a stream. True
+     * `word_docs_len`; document counts folded into the length where they
+     * fit, two-doc postings kept in the entry), written to $fh as well when
+     * it is a stream, with PHP's own fwrite. True
      * when done; null, having changed nothing, for a damaged posting
      * string, a word without an int document count, or an $fh that is
      * neither null, false nor a stream.
@@ -296,12 +391,29 @@ namespace yioop_codec\shard {
 
 namespace yioop_codec\archive {
     /**
-     * WebArchive::getObjects with Yioop's GzipCompressor: the $num objects
-     * from byte $offset, each [offset after it, @unserialize()d record], and
-     * `iterator_pos` moved when $next_flag; a handle $fh is read through its
-     * descriptor and left where Yioop's reads leave it. Null, having
-     * changed nothing, for what Yioop's PHP is left to do (see
-     * php/README.md, "Web archive").
+     * WebArchive::getObjects with Yioop's GzipCompressor, for a WebArchive
+     * itself: the $num objects from byte $offset, each [offset after it,
+     * @unserialize()d record], and `iterator_pos` moved when $next_flag; a
+     * handle $fh is read through its descriptor and left where Yioop's
+     * reads leave it. Each record is read natively into what unserialize
+     * builds (arrays, strings, ints, floats, bools, null); any other text
+     * (objects, references, S:, NAN, an int of more than 18 digits, nesting
+     * past 64, malformed bytes) goes to PHP's own unserialize, called as
+     * @unserialize. All records are read before the first is unserialized,
+     * so a decline comes before any PHP code (__wakeup) runs.
+     *
+     * Null ("declines", nothing changed) for: an offset, count or limit not
+     * of the types Yioop passes (ints; the limit also a float or a string of
+     * digits, as the installer writes MAX_ARCHIVE_OBJECT_SIZE), a negative
+     * offset, a string archive, a compressor other than GzipCompressor (by
+     * class name), a file name with a stream wrapper, open_basedir set, a
+     * file that cannot be opened, a handle that is not a readable, seekable
+     * plain-file stream without read filters, a record length of 0 or not
+     * below the limit (Yioop logs a blank line), a read that comes up short
+     * or ends at the end of the file with more to read, and a record
+     * gzinflate might not read as the native inflater does (damaged data,
+     * a gzip trailer whose CRC-32 or size does not match, header flags,
+     * more than 64 MiB inflated).
      */
     function getObjects(object $archive, mixed $offset, mixed $num, mixed $next_flag, mixed $fh, mixed $max_size): ?array {}
 }
@@ -313,7 +425,12 @@ namespace yioop_codec\dictionary {
      * read backwards and forwards with their auxiliary records, limited by
      * $threshold, $start_generation and $num_distinct_generations as Yioop
      * limits them; [estimated total, entries] when $with_remaining_total
-     * and the parent bundle's generation_info has an ACTIVE generation.
+     * and the parent bundle's generation_info has an ACTIVE generation (the
+     * total an int or a float as PHP's / leaves it). Yioop's fault
+     * tolerance is kept: one record out of place skipped, a repeated
+     * generation dropped, entries of more than 100 * NUM_DOCS_PER_GENERATION
+     * postings ignored.
+     *
      * The object's files and blocks are kept natively (its fhs, file_lens
      * and blocks stay as the constructor left them, read_tier is written as
      * Yioop writes it) until a call declines: then they are written into
@@ -321,9 +438,14 @@ namespace yioop_codec\dictionary {
      * object is Yioop's PHP's from then on. Null, having changed nothing,
      * for an id that is not raw, a threshold or start generation that is
      * not an int, distinct generations neither an int nor an int's string,
-     * properties not as Yioop's constructor leaves them, a configuration
-     * constant that is not an int, and anything on which Yioop's PHP warns,
-     * exits or loops (a damaged file).
+     * properties not as Yioop's constructor leaves them (or filled by
+     * Yioop's PHP), tiers that are not canonical decimal strings,
+     * NUM_DOCS_PER_GENERATION not an int or an int's string, an ACTIVE
+     * generation that is not an int, open_basedir or a stream-wrapper path,
+     * ids that PHP's == would compare as numbers, and anything on which
+     * Yioop's PHP warns, exits or loops (a record cut short, a search that
+     * does not converge: a damaged file). A call that declines first takes
+     * back what it did to the native state.
      *
      * @return array<int, array{0: int, 1: int, 2: int, 3: int, 4: string}>|array{0: int|float, 1: array}|null
      *     entries [generation, first offset, last offset, count, id]
@@ -334,11 +456,16 @@ namespace yioop_codec\dictionary {
 namespace yioop_codec\bloom {
     /**
      * BloomFilterFile::contains: whether $value is in the filter $filter
-     * (its `filter`, `filter_size` and `num_keys`); php/yioop-integrate.php
-     * makes the method call it. Null ("declines", nothing changed) for a
-     * $value that is not a string, fields of other types than Yioop's
-     * filter files hold (a string filter; sizes ints or integral floats),
-     * and sizes on which Yioop's PHP warns or throws.
+     * (its `filter`, `filter_size` and `num_keys`, references followed), for
+     * a BloomFilterFile itself; php/yioop-integrate.php makes the method
+     * call it. Yioop's bit positions: a chain of raw MD5 digests of the
+     * value, read as big-endian 32-bit words; false at the first clear bit.
+     * Sizes that are ints or integral floats (Yioop's files hold its
+     * ceil()'s floats) are read as PHP's >> reads them. Null ("declines",
+     * nothing changed) for a $value that is not a string, a filter that is
+     * not a string, sizes of any other type (a numeric string, a fraction),
+     * more than 4,096 keys, and sizes on which Yioop's PHP warns or throws
+     * (a filter size below 2, a position past the filter's bytes).
      */
     function contains(mixed $filter, mixed $value): ?bool {}
 }
@@ -346,9 +473,13 @@ namespace yioop_codec\bloom {
 namespace yioop_codec\stem_en {
     /**
      * The English Tokenizer's static stem($word), called on $class
-     * (static::class); php/yioop-integrate.php makes the method call it.
-     * Reads the class's $no_stem_list and leaves its private scratch
-     * ($buffer, $k, $j) as Yioop's PHP leaves it. Null ("declines", nothing
+     * (static::class), for the en_US Tokenizer itself; php/yioop-integrate.php
+     * makes the method call it. Porter's algorithm over bytes as Yioop runs
+     * it, with Yioop's two additions: a word on the class's $no_stem_list
+     * comes back unchanged, and a hyphenated word is stemmed after its last
+     * hyphen only (a hyphen at the start does not count). Leaves the
+     * private scratch ($buffer, $k, $j) as Yioop's PHP leaves it (untouched
+     * for a no-stem word). Null ("declines", nothing
      * changed) for a word that is not a string or is numeric, a no-stem
      * list that is not an array of strings, or a class not loaded or
      * without the scratch.
@@ -360,10 +491,16 @@ namespace yioop_codec\triplets_en {
     /**
      * The English Tokenizer's static extractTripletsPhrases($sentences),
      * called on $class (static::class): for each sentence (key) of at
-     * least PHRASE_THRESHOLD words, compressed, tagged and parsed as
+     * least PHRASE_THRESHOLD words (str_word_count; an int, a float or a
+     * numeric string), compressed, tagged and parsed as
      * Yioop does, its subject-predicate-object questions (stemmed) =>
      * the sentence's positions (QUESTION_LIST) and => their answers
-     * (QUESTION_ANSWER_LIST). Reads LOCALE_DIR's lexicon (once a process),
+     * (QUESTION_ANSWER_LIST), for the head words (CONCISE) and every leaf of
+     * the part's parse tree (RAW, leaves in key order, empty strings and
+     * emptied subtrees included), and again with subject and object swapped
+     * after "is" and "was". Runs only where the Tokenizer's stem is switched
+     * too. Reads LOCALE_DIR's lexicon (en_US/resources/lexicon.txt.gz, once a
+     * process, through PHP's gzdecode),
      * the class's part-of-speech lists and $question_token, and leaves the
      * stemmer's scratch as Yioop's PHP leaves it. Null ("declines",
      * nothing changed) for a class other than the en_US Tokenizer or with
@@ -378,8 +515,11 @@ namespace yioop_codec\triplets_en {
 
     /**
      * The English Tokenizer's static tagTokenizePartOfSpeech($text),
-     * called on $class: the text's words, each ["token" => .., "tag" =>
-     * ..] as Yioop tags it. Null for a text that is not a string and as
+     * called on $class: the text's words (runs of [A-Za-z0-9_]), each
+     * ["token" => .., "tag" => ..] as Yioop tags it: the first tag the
+     * lexicon lists for the lower-cased word, else NN, then Yioop's rules on
+     * endings and on the word before (compared with that word's tag as
+     * first given, even after retagging it). Null for a text that is not a string and as
      * extractTripletsPhrases declines for the class, lexicon and locale.
      */
     function tagTokenizePartOfSpeech(mixed $class, mixed $text): ?array {}
@@ -388,12 +528,16 @@ namespace yioop_codec\triplets_en {
 namespace yioop_codec\ngrams {
     /**
      * NWordGrams' static ngramsContains($phrase, $lang, $filter_prefix),
-     * called on $class (static::class), for a filter already in the
-     * class's $ngrams cache; php/yioop-integrate.php makes the method call
-     * it. Null ("declines", nothing changed) for a filter not cached yet or
-     * not a BloomFilterFile itself, a phrase that is not an ASCII string,
-     * a locale or prefix that is numeric or of another type, and wherever
-     * the filter's own look-up declines.
+     * called on $class (static::class, NWordGrams itself), for a filter
+     * already in the class's $ngrams cache; php/yioop-integrate.php makes
+     * the method call it. The locale is normalised as Yioop does ("-" to
+     * "_"; en and en_GB read as en_US) and the filter asked, as
+     * yioop_codec\bloom\contains asks it, for the phrase lower-cased. Null
+     * ("declines", nothing changed; Yioop's PHP loads the filter or
+     * answers) for a filter not cached yet or not a BloomFilterFile itself,
+     * a phrase that is not an ASCII string, a locale or prefix that is
+     * numeric, has a digit, or is neither a string nor (the prefix) an int,
+     * and wherever the filter's own look-up declines.
      */
     function ngramsContains(mixed $class, mixed $phrase, mixed $lang, mixed $filter_prefix = 2): ?bool {}
 }
@@ -401,9 +545,15 @@ namespace yioop_codec\ngrams {
 namespace yioop_codec\phrase {
     /**
      * PhraseParser's static stemCharGramSegment($string, $lang, $to_string),
-     * called on $class (static::class): the text's terms, lower-cased, split
-     * at Yioop's PUNCT and spaces, stemmed by the en_US Tokenizer (joined by
-     * spaces for a true $to_string). Null ("declines", nothing changed) for
+     * called on $class (static::class, PhraseParser itself): the text's
+     * terms, lower-cased, split at Yioop's PUNCT (read at each call) and
+     * spaces, stemmed by the en_US Tokenizer (joined by spaces for a true
+     * $to_string). Yioop's steps are kept: "" and "0" dropped (array_filter),
+     * all-NUL terms skipped, terms holding "_" not stemmed, NULs trimmed at
+     * the ends; U+180E is split (preg_split) but not replaced
+     * (mb_ereg_replace), as in Yioop. The stemmer's scratch is left as
+     * Yioop's last stem leaves it. Runs only where the en_US Tokenizer's
+     * stem is switched too. Null ("declines", nothing changed) for
      * a text that is not a UTF-8 string, a numeric locale, Hindi, the
      * programming languages, a locale whose tokenizer PhraseParser has not
      * loaded or that is not the en_US Tokenizer with its stem switched, a
@@ -416,7 +566,12 @@ namespace yioop_codec\phrase {
     /**
      * PhraseParser's static hyphenateEntities(&$string, $lang), called on
      * $class: the runs of words that the locale's cached n-word-gram filter
-     * holds, hyphenated as Yioop hyphenates them. True once $string is
+     * holds, hyphenated as Yioop hyphenates them: the longest window the
+     * filter holds, once it says no longer window starts with it
+     * (ngramsContains($window . "*")), with hyphens for spaces. Yioop's
+     * quirks are kept: a window is hyphenated only with a space after its
+     * fifth byte and none of -()[],. in it; the result ends with a space
+     * and the last window. True once $string is
      * written; false ("declines", $string unchanged) for no locale or a
      * numeric one, a text that is not a UTF-8 string, a filter not cached
      * yet, NWordGrams::ngramsContains not switched, mbstring encodings
@@ -428,8 +583,10 @@ namespace yioop_codec\phrase {
      * PhraseParser's static computeSafeSearchScore(&$word_lists, $len,
      * $url), called on $class: 1 for a URL Yioop's unsafe-site regex
      * matches, else the number of unsafe terms among the word lists' keys
-     * times their occurrences, over $len + 1 (an int where exact). The
-     * unsafe terms and the regex are the method's own statics, read live.
+     * times their occurrences, over $len + 1 (an int where exact; an unsafe
+     * term with an empty list not counted; "0" and false skip the URL). The
+     * unsafe terms and the regex are the method's own statics, read in
+     * place as the method's next call will see them.
      * Null ("declines") before Yioop has worked out its unsafe terms (its
      * first call), for word lists that are not an array or hold a
      * non-array list of an unsafe term, a length that is not an int or is
@@ -454,15 +611,30 @@ namespace yioop_codec\canonical_en {
 }
 
 namespace seekquarry\yioop\library {
-    /**
-     * The functions Yioop leaves undefined when this extension is loaded are
-     * also registered here, for Yioop's C\NS_LIB . "name" string callables.
+    /*
+     * The six functions Yioop leaves undefined when this extension is loaded
+     * are also registered here, for Yioop's C\NS_LIB . "name" string
+     * callables, which never fall back to the global namespace. No other
+     * namespaced name is registered: it would collide with Yioop's own
+     * declaration.
      */
+
+    /** \unpackListModified9(), under Yioop's library namespace. */
     function unpackListModified9(int $encoded_list): array {}
+
+    /** \docIndexModified9(), under Yioop's library namespace. */
     function docIndexModified9(int $encoded_list): int {}
+
+    /** \unpackInt(), under Yioop's library namespace. */
     function unpackInt(mixed $str): int|false {}
+
+    /** \decodeQueueWeightInfo(), under Yioop's library namespace. */
     function decodeQueueWeightInfo(mixed $weight_info, mixed $crawl_order): array {}
+
+    /** \encodeQueueWeightInfo(), under Yioop's library namespace. */
     function encodeQueueWeightInfo(mixed $weight, mixed $depth, mixed $crawl_order): mixed {}
+
+    /** \adjustWeightCallback(), under Yioop's library namespace. */
     function adjustWeightCallback(int $weight_info, int $adjustment): int {}
 }
 
@@ -470,7 +642,9 @@ namespace yioop_codec\snippets {
     /**
      * Model::getSnippets($text, $words, $description_length), called by
      * the switched method itself ($model is $this; the constants and the
-     * function statics are read from the calling method's class). Yioop's
+     * function statics are read from the calling method's class). Switched
+     * for Model's subclasses too (PhraseModel calls it): it calls nothing on
+     * $this. Yioop's
      * regexes asked one match at a time, only as far as the snippet needs,
      * through PHP's own preg_match, mb_strlen, mb_substr, stristr, trim,
      * strrpos, preg_quote and preg_replace. Null ("declines", nothing
@@ -478,7 +652,15 @@ namespace yioop_codec\snippets {
      * of ASCII strings or filtering down to nothing, a numeric word string
      * or cached $last_words, k/s words with a Kelvin sign or long s in the
      * text, a length that is not an int, mbstring not in UTF-8, or a caller
-     * that is not a method of a class with the constants.
+     * that is not a method of a class with the constants; also where the
+     * cached $last_words is this call's word string but $word_regex is not
+     * its regex, for word strings over 2,000 bytes, and for constants
+     * (SNIPPET_LENGTH_LEFT, SNIPPET_LENGTH_RIGHT, MIN_SNIPPET_LENGTH) that
+     * are not ints. A text shorter than the length and an empty word list
+     * are answered natively. The function statics ($search_words,
+     * $last_words, $word_regex) are read, never written, which later calls
+     * cannot tell. preg_last_error() is left as the last preg_match here
+     * leaves it, not as Yioop's preg_match_all would (Yioop never reads it).
      */
     function getSnippets(mixed $model, mixed $text, mixed $words, mixed $description_length): ?string {}
 }

@@ -179,7 +179,7 @@ final class BadInputTest extends TestCase
                     return;
                 }
                 if (self::sameOutcome($now, $actual) && getenv('YIOOP_BAD_INPUT_STRICT') !== '1') {
-                    $this->markTestIncomplete("known bug $id (tests/BAD_INPUT.md): $name "
+                    $this->markTestIncomplete("known bug $id (docs/bad-input.md): $name "
                         . self::describe($actual, $now) . '; Yioop ' . self::describe($yioop, $yioop));
                 }
                 $this->assertOutcome($name, $yioop, $actual);

@@ -2,8 +2,11 @@
 // php/yioop_codec.stub.php must describe the extension as it is: every
 // function it declares exists with the same parameter names, by-reference
 // flags and default values, and every function the extension registers is
-// declared there. The stub is read with token_get_all(), never included
-// (its empty bodies would clash with the real functions).
+// declared there. The stub's docblocks are the one place each function's
+// contract is written, so every registered function must have one, opening
+// with a summary line, whose @param tags name its parameters. The stub is
+// read with token_get_all(), never included (its empty bodies would clash
+// with the real functions).
 
 declare(strict_types=1);
 
@@ -17,6 +20,9 @@ final class StubTest extends TestCase
 
     /** @var array<string, array>|null declared functions, parsed once */
     private static ?array $declared = null;
+
+    /** @var array<string, string|null> each declared function's docblock, parsed with them */
+    private static array $docblocks = [];
 
     protected function setUp(): void
     {
@@ -34,7 +40,7 @@ final class StubTest extends TestCase
     private static function declared(): array
     {
         if (self::$declared === null) {
-            self::$declared = self::parseStub((string)file_get_contents(self::STUB));
+            [self::$declared, self::$docblocks] = self::parseStub((string)file_get_contents(self::STUB));
         }
         return self::$declared;
     }
@@ -68,6 +74,9 @@ final class StubTest extends TestCase
              ['name' => 'delta', 'byRef' => false, 'variadic' => false, 'hasDefault' => true, 'default' => true]],
             $declared['packPosting'] ?? null,
             'the parser reads packPosting as the stub writes it');
+        preg_match_all('/@param\s[^$\n]*\$(\w+)/', self::$docblocks['packPosting'] ?? '', $tags);
+        $this->assertSame(['doc_index', 'position_list', 'delta'], $tags[1],
+            "the parser finds packPosting's docblock and its @param tags");
     }
 
     /** @dataProvider declaredFunctions */
@@ -108,6 +117,47 @@ final class StubTest extends TestCase
         $this->assertCount(count($declared), $registered, 'as many functions registered as declared');
     }
 
+    public function testEveryRegisteredFunctionHasADocblockWithASummary(): void
+    {
+        self::declared();
+        $docblocks = array_change_key_case(self::$docblocks, CASE_LOWER);
+        $problems = [];
+        foreach ((new \ReflectionExtension('yioop'))->getFunctions() as $function) {
+            $name = $function->getName();
+            $docblock = $docblocks[strtolower($name)] ?? null;
+            if ($docblock === null) {
+                $problems[] = "$name: no docblock right before its declaration";
+                continue;
+            }
+            $summary = self::docblockLines($docblock)[0] ?? '';
+            if ($summary === '' || $summary[0] === '@') {
+                $problems[] = "$name: the docblock does not open with a summary line";
+            }
+        }
+        $this->assertSame([], $problems, 'registered functions without a contract in the stub');
+    }
+
+    /** @dataProvider declaredFunctions */
+    public function testDocblockParamTagsNameTheParameters(string $name): void
+    {
+        $docblock = self::$docblocks[$name] ?? null;
+        $this->assertNotNull($docblock, "$name has no docblock in the stub");
+        $parameters = array_column(self::declared()[$name], 'name');
+        preg_match_all('/@param\s[^$\n]*\$(\w+)/', $docblock, $tags);
+        $this->assertSame([], array_values(array_diff($tags[1], $parameters)),
+            "$name: @param tags naming no parameter of it");
+        $this->assertSame(array_values(array_unique($tags[1])), $tags[1], "$name: a parameter tagged twice");
+    }
+
+    /** @return list<string> the docblock's text lines, trimmed, without the comment markers */
+    private static function docblockLines(string $docblock): array
+    {
+        $text = preg_replace(['#^/\*\*#', '#\*/$#'], '', trim($docblock));
+        $lines = array_map(static fn (string $line): string => trim(preg_replace('/^\s*\*\s?/', '', $line)),
+            explode("\n", (string)$text));
+        return array_values(array_filter($lines, static fn (string $line): bool => $line !== ''));
+    }
+
     /* ------------------------------------------------------------------ */
     /* A small reader for the stub's declarations                         */
     /* ------------------------------------------------------------------ */
@@ -115,13 +165,18 @@ final class StubTest extends TestCase
     /**
      * Finds every function declaration at namespace level (not methods, not
      * closures), with its namespace, in both "namespace X;" and
-     * "namespace X { ... }" styles.
+     * "namespace X { ... }" styles, and the docblock right before each.
+     *
+     * @return array{array<string, list<array>>, array<string, string|null>}
      */
     private static function parseStub(string $source): array
     {
         $tokens = array_values(array_filter(token_get_all($source), static fn ($t): bool =>
-            !is_array($t) || !in_array($t[0], [T_WHITESPACE, T_COMMENT, T_DOC_COMMENT], true)));
+            !is_array($t) || !in_array($t[0], [T_WHITESPACE, T_COMMENT], true)));
         $functions = [];
+        $docblocks = [];
+        $docblock = null;     // the last docblock, until a declaration or brace takes it
+        $pendingDocblock = null;
         $namespace = '';
         $depth = 0;           // brace depth
         $namespaceDepth = 0;  // depth of the code directly inside the namespace
@@ -129,6 +184,11 @@ final class StubTest extends TestCase
         for ($i = 0; $i < $count; $i++) {
             $token = $tokens[$i];
             $text = is_array($token) ? $token[1] : $token;
+            if (is_array($token) && $token[0] === T_DOC_COMMENT) {
+                $docblock = $token[1];
+                continue;
+            }
+            [$pendingDocblock, $docblock] = [$docblock, null];
             if ($text === '{' || (is_array($token) && in_array($token[0], [T_CURLY_OPEN, T_DOLLAR_OPEN_CURLY_BRACES], true))) {
                 $depth++;
                 continue;
@@ -152,9 +212,10 @@ final class StubTest extends TestCase
                 $name = ($namespace === '' ? '' : $namespace . '\\') . $nameToken[1];
                 [$parameters, $i] = self::readParameters($tokens, $i + 2);
                 $functions[$name] = $parameters;
+                $docblocks[$name] = $pendingDocblock;
             }
         }
-        return $functions;
+        return [$functions, $docblocks];
     }
 
     /** @return array{string, int} the (possibly empty) name and the index after it */
