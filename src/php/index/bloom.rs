@@ -20,10 +20,10 @@ use ext_php_rs::types::{ZendObject, Zval};
 const MAX_KEYS: i64 = 1 << 12;
 
 php_function!(CONTAINS, contains_handler, "yioop_codec\\bloom\\contains", [Param::Value("filter"), Param::Value("value")], DataType::Mixed, |args| {
-        let object = args.take(0).dereference_mut();
-        let value = args.take(1).dereference();
-        Ok(contains(object, value).map_or_else(Zval::new, bool_zval))
-    });
+    let object = args.take(0).dereference_mut();
+    let value = args.take(1).dereference();
+    Ok(contains(object, value).map_or_else(Zval::new, bool_zval))
+});
 
 /// Yioop's answer, or None to decline.
 fn contains(object: &mut Zval, value: &Zval) -> Option<bool> {

@@ -53,7 +53,7 @@ php_function!(GET_SNIPPETS, get_snippets_handler, "yioop_codec\\snippets\\getSni
         let [_model, text, words, length] = args.values::<4>();
         let result = caller.and_then(|(class, method)| get_snippets(&class, &method, text, words, length).ok().flatten());
         Ok(result.unwrap_or_default())
-    });
+});
 
 /// The class and name of the user method that called this function.
 fn caller_method(ex: &ExecuteData) -> Option<(String, String)> {

@@ -30,12 +30,12 @@ pub(crate) const NWORDGRAMS_CLASS: &str = "seekquarry\\yioop\\library\\NWordGram
 const FILTER_CLASS: &str = "seekquarry\\yioop\\library\\BloomFilterFile";
 
 php_function!(CONTAINS, contains_handler, "yioop_codec\\ngrams\\ngramsContains", [Param::Value("class"), Param::Value("phrase"), Param::Value("lang"), Param::Optional("filter_prefix", "2")], DataType::Mixed, |args| {
-        let class = args.take(0).dereference();
-        let phrase = args.take(1).dereference();
-        let lang = args.take(2).dereference();
-        let prefix = args.take_optional(3).map(|p| &*p.dereference());
-        Ok(contains(class, phrase, lang, prefix).map_or_else(Zval::new, bool_zval))
-    });
+    let class = args.take(0).dereference();
+    let phrase = args.take(1).dereference();
+    let lang = args.take(2).dereference();
+    let prefix = args.take_optional(3).map(|p| &*p.dereference());
+    Ok(contains(class, phrase, lang, prefix).map_or_else(Zval::new, bool_zval))
+});
 
 /// A key of Yioop's cache, as PHP would use it.
 enum Key {

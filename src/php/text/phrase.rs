@@ -58,28 +58,28 @@ const PUNCT: &str = "seekquarry\\yioop\\configs\\PUNCT";
 const NS_LOCALE: &str = "seekquarry\\yioop\\configs\\NS_LOCALE";
 
 php_function!(STEM_CHAR_GRAM_SEGMENT, stem_char_gram_segment_handler, "yioop_codec\\phrase\\stemCharGramSegment", [Param::Value("class"), Param::Value("string"), Param::Value("lang"), Param::Optional("to_string", "false")], DataType::Mixed, |args| {
-        let [class, text, lang] = args.values::<3>();
-        let to_string = args.take_optional(3).map(|z| z.dereference());
-        Ok(stem_char_gram_segment(class, text.dereference(), lang.dereference(), to_string).unwrap_or_default())
-    });
+    let [class, text, lang] = args.values::<3>();
+    let to_string = args.take_optional(3).map(|z| z.dereference());
+    Ok(stem_char_gram_segment(class, text.dereference(), lang.dereference(), to_string).unwrap_or_default())
+});
 
 php_function!(HYPHENATE_ENTITIES, hyphenate_entities_handler, "yioop_codec\\phrase\\hyphenateEntities", [Param::Value("class"), Param::Reference("string"), Param::Optional("lang", "null")], DataType::Bool, |args| {
-        // Yioop's method reads nothing of its class but NWordGrams'.
-        let text = args.take(1).dereference_mut();
-        let lang = args.take_optional(2).map(|z| z.dereference());
-        let hyphenated = lang.and_then(|lang| hyphenated(text, lang));
-        let done = hyphenated.is_some();
-        if let Some(hyphenated) = hyphenated {
-            *text = bytes_zval(hyphenated.as_bytes());
-        }
-        Ok(bool_zval(done))
-    });
+    // Yioop's method reads nothing of its class but NWordGrams'.
+    let text = args.take(1).dereference_mut();
+    let lang = args.take_optional(2).map(|z| z.dereference());
+    let hyphenated = lang.and_then(|lang| hyphenated(text, lang));
+    let done = hyphenated.is_some();
+    if let Some(hyphenated) = hyphenated {
+        *text = bytes_zval(hyphenated.as_bytes());
+    }
+    Ok(bool_zval(done))
+});
 
 php_function!(COMPUTE_SAFE_SEARCH_SCORE, compute_safe_search_score_handler, "yioop_codec\\phrase\\computeSafeSearchScore", [Param::Value("class"), Param::Reference("word_lists"), Param::Value("len"), Param::Optional("url", "\"\"")], DataType::Mixed, |args| {
-        let [class, word_lists, len] = args.values::<3>();
-        let url = args.take_optional(3).map(|z| &*z.dereference());
-        Ok(safe_search_score_of(class, word_lists, len, url).unwrap_or_default())
-    });
+    let [class, word_lists, len] = args.values::<3>();
+    let url = args.take_optional(3).map(|z| &*z.dereference());
+    Ok(safe_search_score_of(class, word_lists, len, url).unwrap_or_default())
+});
 
 fn safe_search_score_of(class: &Zval, word_lists: &Zval, len: &Zval, url: Option<&Zval>) -> Option<Zval> {
     let statics = live_statics(loaded(class)?, "computesafesearchscore")?;

@@ -25,7 +25,7 @@ use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 use std::mem::ManuallyDrop;
 
 
-php_function!(ADD, add_handler, concat!("yioop_codec\\shard\\", "addDocumentWords"), [Param::Value("shard"), Param::Value("doc_keys"),
+php_function!(ADD, add_handler, "yioop_codec\\shard\\addDocumentWords", [Param::Value("shard"), Param::Value("doc_keys"),
         Param::Value("summary_offset"),
         Param::Value("word_lists"),
         Param::Optional("meta_ids", "[]"),

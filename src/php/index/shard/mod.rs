@@ -216,30 +216,30 @@ fn with_file(shard: &mut Shard, missing: impl FnOnce() -> Zval, read: impl FnOnc
     }
 }
 
-php_function!(READ_BLOCK, read_block_handler, concat!("yioop_codec\\shard\\", "readBlockShardAtOffset"), [Param::Value("shard"), Param::Value("bytes"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
+php_function!(READ_BLOCK, read_block_handler, "yioop_codec\\shard\\readBlockShardAtOffset", [Param::Value("shard"), Param::Value("bytes"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
     method(&READ_BLOCK, args, |args| {
-    let cache = args.flag(2, true);
-    let bytes = int_arg(args, 1)?;
-    let mut shard = Shard::of(args.take(0), READ_BLOCK.name)?;
-    with_file(&mut shard, false_zval, |file| Ok(file.read_block(bytes, cache, bytes_zval)?.unwrap_or_else(false_zval)))
-})
+        let cache = args.flag(2, true);
+        let bytes = int_arg(args, 1)?;
+        let mut shard = Shard::of(args.take(0), READ_BLOCK.name)?;
+        with_file(&mut shard, false_zval, |file| Ok(file.read_block(bytes, cache, bytes_zval)?.unwrap_or_else(false_zval)))
+    })
 });
 
-php_function!(SUBSTRING, substring_handler, concat!("yioop_codec\\shard\\", "getShardSubstring"), [Param::Value("shard"), Param::Value("offset"), Param::Value("len"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
+php_function!(SUBSTRING, substring_handler, "yioop_codec\\shard\\getShardSubstring", [Param::Value("shard"), Param::Value("offset"), Param::Value("len"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
     method(&SUBSTRING, args, |args| {
-    let cache = args.flag(3, true);
-    let (offset, len) = (int_arg(args, 1)?, int_arg(args, 2)?);
-    let mut shard = Shard::of(args.take(0), SUBSTRING.name)?;
-    with_file(&mut shard, || bytes_zval(b""), |file| Ok(bytes_zval(&file.substring(offset, len, cache)?)))
-})
+        let cache = args.flag(3, true);
+        let (offset, len) = (int_arg(args, 1)?, int_arg(args, 2)?);
+        let mut shard = Shard::of(args.take(0), SUBSTRING.name)?;
+        with_file(&mut shard, || bytes_zval(b""), |file| Ok(bytes_zval(&file.substring(offset, len, cache)?)))
+    })
 });
 
-php_function!(WORD, word_handler, concat!("yioop_codec\\shard\\", "getShardWord"), [Param::Value("shard"), Param::Value("offset")], DataType::Mixed, |args| {
+php_function!(WORD, word_handler, "yioop_codec\\shard\\getShardWord", [Param::Value("shard"), Param::Value("offset")], DataType::Mixed, |args| {
     method(&WORD, args, |args| {
-    let offset = int_arg(args, 1)?;
-    let mut shard = Shard::of(args.take(0), WORD.name)?;
-    with_file(&mut shard, false_zval, |file| Ok(word_zval(file.word(offset)?)))
-})
+        let offset = int_arg(args, 1)?;
+        let mut shard = Shard::of(args.take(0), WORD.name)?;
+        with_file(&mut shard, false_zval, |file| Ok(word_zval(file.word(offset)?)))
+    })
 });
 
 /// The word_docs section of the object's file: `$this->word_doc_offset`
@@ -249,12 +249,12 @@ fn with_word_docs(shard: &mut Shard, missing: impl FnOnce() -> Zval, read: impl 
     with_file(shard, missing, |file| read(&WordDocs { file, base }))
 }
 
-php_function!(WORD_DOCS_WORD, word_docs_word_handler, concat!("yioop_codec\\shard\\", "getWordDocsWord"), [Param::Value("shard"), Param::Value("offset")], DataType::Mixed, |args| {
+php_function!(WORD_DOCS_WORD, word_docs_word_handler, "yioop_codec\\shard\\getWordDocsWord", [Param::Value("shard"), Param::Value("offset")], DataType::Mixed, |args| {
     method(&WORD_DOCS_WORD, args, |args| {
-    let offset = int_arg(args, 1)?;
-    let mut shard = Shard::of(args.take(0), WORD_DOCS_WORD.name)?;
-    with_word_docs(&mut shard, false_zval, |docs| Ok(word_zval(docs.word(offset)?)))
-})
+        let offset = int_arg(args, 1)?;
+        let mut shard = Shard::of(args.take(0), WORD_DOCS_WORD.name)?;
+        with_word_docs(&mut shard, false_zval, |docs| Ok(word_zval(docs.word(offset)?)))
+    })
 });
 
 /// `getWordDocsSubstring` and `getDocInfoSubstring`: a section's bytes,
@@ -270,77 +270,77 @@ fn section_substring(args: &mut function::Args, name: &'static str, base_field: 
     with_file(&mut shard, || bytes_zval(b""), |file| Ok(bytes_zval(&file.substring(start, len, cache)?)))
 }
 
-php_function!(WORD_DOCS_SUBSTRING, word_docs_substring_handler, concat!("yioop_codec\\shard\\", "getWordDocsSubstring"), [Param::Value("shard"), Param::Optional("offset", "0"), Param::Optional("len", "0"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
+php_function!(WORD_DOCS_SUBSTRING, word_docs_substring_handler, "yioop_codec\\shard\\getWordDocsSubstring", [Param::Value("shard"), Param::Optional("offset", "0"), Param::Optional("len", "0"), Param::Bool("cache", "true")], DataType::Mixed, |args| {
     method(&WORD_DOCS_SUBSTRING, args, |args| {
-    section_substring(args, WORD_DOCS_SUBSTRING.name, "word_doc_offset", "word_docs_len", true)
-})
+        section_substring(args, WORD_DOCS_SUBSTRING.name, "word_doc_offset", "word_docs_len", true)
+    })
 });
 
-php_function!(DOC_INFO_SUBSTRING, doc_info_substring_handler, concat!("yioop_codec\\shard\\", "getDocInfoSubstring"), [Param::Value("shard"), Param::Optional("offset", "0"), Param::Optional("len", "0"), Param::Bool("cache", "false")], DataType::Mixed, |args| {
+php_function!(DOC_INFO_SUBSTRING, doc_info_substring_handler, "yioop_codec\\shard\\getDocInfoSubstring", [Param::Value("shard"), Param::Optional("offset", "0"), Param::Optional("len", "0"), Param::Bool("cache", "false")], DataType::Mixed, |args| {
     method(&DOC_INFO_SUBSTRING, args, |args| {
-    section_substring(args, DOC_INFO_SUBSTRING.name, "doc_info_offset", "docids_len", false)
-})
+        section_substring(args, DOC_INFO_SUBSTRING.name, "doc_info_offset", "docids_len", false)
+    })
 });
 
-php_function!(DOC_INDEX_AT, doc_index_at_handler, concat!("yioop_codec\\shard\\", "getDocIndexOfPostingAtOffset"), [Param::Value("shard"), Param::Value("current")], DataType::Mixed, |args| {
+php_function!(DOC_INDEX_AT, doc_index_at_handler, "yioop_codec\\shard\\getDocIndexOfPostingAtOffset", [Param::Value("shard"), Param::Value("current")], DataType::Mixed, |args| {
     method(&DOC_INDEX_AT, args, |args| {
-    let current = int_arg(args, 1)?;
-    let mut shard = Shard::of(args.take(0), DOC_INDEX_AT.name)?;
-    // Every word reads false: docIndexModified9(false).
-    let missing = || long_zval(crate::codec::modified9::doc_index_of_word(0));
-    with_word_docs(&mut shard, missing, |docs| Ok(long_zval(docs.doc_index_at(current)?)))
-})
+        let current = int_arg(args, 1)?;
+        let mut shard = Shard::of(args.take(0), DOC_INDEX_AT.name)?;
+        // Every word reads false: docIndexModified9(false).
+        let missing = || long_zval(crate::codec::modified9::doc_index_of_word(0));
+        with_word_docs(&mut shard, missing, |docs| Ok(long_zval(docs.doc_index_at(current)?)))
+    })
 });
 
-php_function!(POSTING_AT, posting_at_handler, concat!("yioop_codec\\shard\\", "getPostingAtOffset"), [Param::Value("shard"), Param::Value("current"), Param::Reference("posting_start"), Param::Reference("posting_end")], DataType::Mixed, |args| {
+php_function!(POSTING_AT, posting_at_handler, "yioop_codec\\shard\\getPostingAtOffset", [Param::Value("shard"), Param::Value("current"), Param::Reference("posting_start"), Param::Reference("posting_end")], DataType::Mixed, |args| {
     method(&POSTING_AT, args, |args| {
-    let current = int_arg(args, 1)?;
-    let mut shard = Shard::of(args.take(0), POSTING_AT.name)?;
-    let no_file = crate::index::shard::word_docs::PostingAt { bytes: vec![0; 4], start: current, end: current };
-    let mut found = None;
-    let bytes = with_word_docs(&mut shard, || bytes_zval(&no_file.bytes), |docs| {
-        let posting = docs.posting_at(current)?;
-        let bytes = bytes_zval(&posting.bytes);
-        found = Some(posting);
+        let current = int_arg(args, 1)?;
+        let mut shard = Shard::of(args.take(0), POSTING_AT.name)?;
+        let no_file = crate::index::shard::word_docs::PostingAt { bytes: vec![0; 4], start: current, end: current };
+        let mut found = None;
+        let bytes = with_word_docs(&mut shard, || bytes_zval(&no_file.bytes), |docs| {
+            let posting = docs.posting_at(current)?;
+            let bytes = bytes_zval(&posting.bytes);
+            found = Some(posting);
+            Ok(bytes)
+        })?;
+        let (start, end) = found.map_or((current, current), |p| (p.start, p.end));
+        args.take(2).dereference_mut().set_long(start);
+        args.take(3).dereference_mut().set_long(end);
         Ok(bytes)
-    })?;
-    let (start, end) = found.map_or((current, current), |p| (p.start, p.end));
-    args.take(2).dereference_mut().set_long(start);
-    args.take(3).dereference_mut().set_long(end);
-    Ok(bytes)
-})
+    })
 });
 
-php_function!(NEXT_POSTING, next_posting_handler, concat!("yioop_codec\\shard\\", "nextPostingOffsetDocOffset"), [Param::Value("shard"), Param::Value("start_offset"), Param::Value("end_offset"), Param::Value("doc_offset"), Param::Optional("direction", "1")], DataType::Mixed, |args| {
+php_function!(NEXT_POSTING, next_posting_handler, "yioop_codec\\shard\\nextPostingOffsetDocOffset", [Param::Value("shard"), Param::Value("start_offset"), Param::Value("end_offset"), Param::Value("doc_offset"), Param::Optional("direction", "1")], DataType::Mixed, |args| {
     method(&NEXT_POSTING, args, |args| {
-    let ascending = optional_int(args, 4, ASCENDING)? == ASCENDING;
-    let (start, end, doc) = (int_arg(args, 1)?, int_arg(args, 2)?, int_arg(args, 3)?);
-    let mut shard = Shard::of(args.take(0), NEXT_POSTING.name)?;
-    let found = |docs: &WordDocs| -> Outcome {
-        Ok(match docs.next_posting_offset_doc_offset(start, end, doc, ascending)? {
-            Some((offset, doc_offset)) => array_zval(list_of(2, |i| long_zval([offset, doc_offset][i]))),
-            None => false_zval(),
-        })
-    };
-    // Without a file every posting reads as document 0.
-    with_word_docs(&mut shard, || Zval::new(), found)
-})
+        let ascending = optional_int(args, 4, ASCENDING)? == ASCENDING;
+        let (start, end, doc) = (int_arg(args, 1)?, int_arg(args, 2)?, int_arg(args, 3)?);
+        let mut shard = Shard::of(args.take(0), NEXT_POSTING.name)?;
+        let found = |docs: &WordDocs| -> Outcome {
+            Ok(match docs.next_posting_offset_doc_offset(start, end, doc, ascending)? {
+                Some((offset, doc_offset)) => array_zval(list_of(2, |i| long_zval([offset, doc_offset][i]))),
+                None => false_zval(),
+            })
+        };
+        // Without a file every posting reads as document 0.
+        with_word_docs(&mut shard, || Zval::new(), found)
+    })
 });
 
-php_function!(WORD_INFO, word_info_handler, concat!("yioop_codec\\shard\\", "getWordInfo"), [Param::Value("shard"), Param::Value("word_id"), Param::Bool("raw", "false")], DataType::Mixed, |args| {
+php_function!(WORD_INFO, word_info_handler, "yioop_codec\\shard\\getWordInfo", [Param::Value("shard"), Param::Value("word_id"), Param::Bool("raw", "false")], DataType::Mixed, |args| {
     method(&WORD_INFO, args, |args| {
-    if !args.flag(2, false) {
-        return Err(Stop::Decline); // unbase64Hash first: Yioop's PHP
-    }
-    let word_id = args.take(1).dereference().zend_str().ok_or(Stop::Decline)?.as_bytes().to_vec();
-    let mut shard = Shard::of(args.take(0), WORD_INFO.name)?;
-    let Some(file) = shard.open_file()? else { return Ok(false_zval()) };
-    let file = file.view();
-    shard.load_header(&file)?;
-    let prefixes_len = shard.int_field("prefixes_len")?;
-    let info = word_info::word_info(&file, &word_id, prefixes_len)?;
-    Ok(info.map_or_else(false_zval, word_info_zval))
-})
+        if !args.flag(2, false) {
+            return Err(Stop::Decline); // unbase64Hash first: Yioop's PHP
+        }
+        let word_id = args.take(1).dereference().zend_str().ok_or(Stop::Decline)?.as_bytes().to_vec();
+        let mut shard = Shard::of(args.take(0), WORD_INFO.name)?;
+        let Some(file) = shard.open_file()? else { return Ok(false_zval()) };
+        let file = file.view();
+        shard.load_header(&file)?;
+        let prefixes_len = shard.int_field("prefixes_len")?;
+        let info = word_info::word_info(&file, &word_id, prefixes_len)?;
+        Ok(info.map_or_else(false_zval, word_info_zval))
+    })
 });
 
 fn word_info_zval(info: WordInfo) -> Zval {

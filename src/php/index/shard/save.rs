@@ -33,25 +33,25 @@ const PROCESS_HANDLER: &str = "seekquarry\\yioop\\library\\CrawlDaemon::processH
 /// Bytes handed to each `fwrite` of the posting lists.
 const WRITE_CHUNK: usize = 1 << 20;
 
-php_function!(MERGE, merge_handler, concat!("yioop_codec\\shard\\", "mergeWordPostingsToString"), [Param::Value("shard"), Param::Optional("replace", "false")], DataType::Mixed, |args| {
+php_function!(MERGE, merge_handler, "yioop_codec\\shard\\mergeWordPostingsToString", [Param::Value("shard"), Param::Optional("replace", "false")], DataType::Mixed, |args| {
     method(&MERGE, args, |args| {
-    save_step(args, MERGE.name, merge_word_postings)
-})
+        save_step(args, MERGE.name, merge_word_postings)
+    })
 });
-php_function!(PREFIXES, prefixes_handler, concat!("yioop_codec\\shard\\", "prepareWordsAndPrefixes"), [Param::Value("shard"), Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
+php_function!(PREFIXES, prefixes_handler, "yioop_codec\\shard\\prepareWordsAndPrefixes", [Param::Value("shard"), Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
     method(&PREFIXES, args, |args| {
-    save_step(args, PREFIXES.name, prepare_prefixes)
-})
+        save_step(args, PREFIXES.name, prepare_prefixes)
+    })
 });
-php_function!(PACK, pack_handler, concat!("yioop_codec\\shard\\", "packWords"), [Param::Value("shard"), Param::Optional("fh", "null"), Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
+php_function!(PACK, pack_handler, "yioop_codec\\shard\\packWords", [Param::Value("shard"), Param::Optional("fh", "null"), Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
     method(&PACK, args, |args| {
-    save_step(args, PACK.name, pack_words)
-})
+        save_step(args, PACK.name, pack_words)
+    })
 });
-php_function!(OUTPUT, output_handler, concat!("yioop_codec\\shard\\", "outputPostingLists"), [Param::Value("shard"), Param::Optional("fh", "null"), Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
+php_function!(OUTPUT, output_handler, "yioop_codec\\shard\\outputPostingLists", [Param::Value("shard"), Param::Optional("fh", "null"), Param::Optional("with_logging", "false")], DataType::Mixed, |args| {
     method(&OUTPUT, args, |args| {
-    save_step(args, OUTPUT.name, output_posting_lists)
-})
+        save_step(args, OUTPUT.name, output_posting_lists)
+    })
 });
 
 /// A step called with the shard and up to two arguments (null if absent).

@@ -240,16 +240,16 @@ fn item_zval(item: Item<ZBox<ZendStr>>, generation: &Zval) -> Zval {
     array_zval(array)
 }
 
-php_function!(SLICE_ASCENDING, slice_ascending_handler, concat!("yioop_codec\\shard\\", "postingsSliceAscending"), [Param::Value("shard"), Param::Value("start_offset"), Param::Reference("next_offset"), Param::Value("last_offset"), Param::Value("len")], DataType::Mixed, |args| {
+php_function!(SLICE_ASCENDING, slice_ascending_handler, "yioop_codec\\shard\\postingsSliceAscending", [Param::Value("shard"), Param::Value("start_offset"), Param::Reference("next_offset"), Param::Value("last_offset"), Param::Value("len")], DataType::Mixed, |args| {
     method(&SLICE_ASCENDING, args, |args| {
-    slice_call(args, &SLICE_ASCENDING, true)
-})
+        slice_call(args, &SLICE_ASCENDING, true)
+    })
 });
 
-php_function!(SLICE_DESCENDING, slice_descending_handler, concat!("yioop_codec\\shard\\", "postingsSliceDescending"), [Param::Value("shard"), Param::Value("start_offset"), Param::Reference("next_offset"), Param::Value("last_offset"), Param::Value("len")], DataType::Mixed, |args| {
+php_function!(SLICE_DESCENDING, slice_descending_handler, "yioop_codec\\shard\\postingsSliceDescending", [Param::Value("shard"), Param::Value("start_offset"), Param::Reference("next_offset"), Param::Value("last_offset"), Param::Value("len")], DataType::Mixed, |args| {
     method(&SLICE_DESCENDING, args, |args| {
-    slice_call(args, &SLICE_DESCENDING, false)
-})
+        slice_call(args, &SLICE_DESCENDING, false)
+    })
 });
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {

@@ -29,14 +29,14 @@ use ext_php_rs::types::Zval;
 use std::borrow::Cow;
 
 php_function!(CANONICALIZE, canonicalize_handler, "yioop_codec\\canonical_en\\canonicalizePunctuatedTerms", [Param::Value("tokenizer"), Param::Reference("string")], DataType::Bool, |args| {
-        let string = args.take(1).dereference_mut();
-        let canonical = canonicalized(string);
-        let done = canonical.is_some();
-        if let Some(canonical) = canonical {
-            *string = canonical;
-        }
-        Ok(bool_zval(done))
-    });
+    let string = args.take(1).dereference_mut();
+    let canonical = canonicalized(string);
+    let done = canonical.is_some();
+    if let Some(canonical) = canonical {
+        *string = canonical;
+    }
+    Ok(bool_zval(done))
+});
 
 /// The text after every replacement: a string, or null where PHP's
 /// `preg_replace` failed.

@@ -22,9 +22,9 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
 php_function!(STEM, stem_handler, "yioop_codec\\stem_en\\stem", [Param::Value("class"), Param::Value("word")], DataType::Mixed, |args| {
-        let [class, word] = args.values::<2>();
-        Ok(stem_word(class, word).unwrap_or_default())
-    });
+    let [class, word] = args.values::<2>();
+    Ok(stem_word(class, word).unwrap_or_default())
+});
 
 /// Yioop's stem, the class's scratch left as Yioop leaves it; None declines.
 fn stem_word(class: &Zval, word: &Zval) -> Option<Zval> {

@@ -50,14 +50,14 @@ const LOCALE_DIR: &str = "seekquarry\\yioop\\configs\\LOCALE_DIR";
 const PHRASE_THRESHOLD: &str = "seekquarry\\yioop\\configs\\PHRASE_THRESHOLD";
 
 php_function!(EXTRACT_TRIPLETS_PHRASES, extract_triplets_phrases_handler, "yioop_codec\\triplets_en\\extractTripletsPhrases", [Param::Value("class"), Param::Value("word_and_phrase_list")], DataType::Mixed, |args| {
-        let [class, sentences] = args.values::<2>();
-        Ok(triplets(class, sentences.dereference()).unwrap_or_default())
-    });
+    let [class, sentences] = args.values::<2>();
+    Ok(triplets(class, sentences.dereference()).unwrap_or_default())
+});
 
 php_function!(TAG_TOKENIZE_PART_OF_SPEECH, tag_tokenize_part_of_speech_handler, "yioop_codec\\triplets_en\\tagTokenizePartOfSpeech", [Param::Value("class"), Param::Value("text")], DataType::Mixed, |args| {
-        let [class, text] = args.values::<2>();
-        Ok(tagged(class, text.dereference()).unwrap_or_default())
-    });
+    let [class, text] = args.values::<2>();
+    Ok(tagged(class, text.dereference()).unwrap_or_default())
+});
 
 fn tagged(class: &Zval, text: &Zval) -> Option<Zval> {
     let text = text.zend_str()?.as_bytes();
