@@ -1,17 +1,9 @@
-//! `yioop_codec\archive\getObjects($archive, $offset, $num, $next_flag,
-//! $fh, $max_size)`: `WebArchive::getObjects` with a `GzipCompressor`, the
-//! records read and inflated natively (`crate::index::archive`) and each one
-//! unserialized natively (`crate::php::runtime::unserialize`) or, for a text that reader
-//! leaves, by PHP's own `unserialize`, called as Yioop calls it
-//! (`@unserialize`). `php/yioop-integrate.php` makes Yioop's method call it.
-//!
-//! It gives Yioop's result for what it takes, and returns null (declines)
-//! for the rest before changing anything Yioop's PHP would see: arguments
-//! or properties not of the types Yioop keeps there, a string archive, a
-//! compressor other than Yioop's `GzipCompressor`, a handle that is not a
-//! readable, seekable plain file, a negative offset, a file `fopen` would
-//! not open, and every read on which Yioop would log a blank line, read
-//! short or reach the end, or `gzinflate` would warn.
+//! `yioop_codec\archive\getObjects`: `WebArchive::getObjects` with a
+//! `GzipCompressor`, the records read and inflated natively
+//! (`crate::index::archive`) and each one unserialized natively
+//! (`crate::php::runtime::unserialize`) or, for a text that reader leaves,
+//! by PHP's own `unserialize`, called as Yioop calls it (`@unserialize`).
+//! Its contract, declines included: php/yioop_codec.stub.php.
 //!
 //! With no handle it reads through the descriptor the shard reads share for
 //! the file's current inode (`crate::index::shard::shared::shared_descriptor`)

@@ -1,11 +1,6 @@
-//! `yioop_codec\bloom\contains($filter, $value)`: BloomFilterFile's
-//! `contains`, on the object's own `filter`, `filter_size` and `num_keys`
-//! (core: `crate::index::bloom`). `php/yioop-integrate.php` makes Yioop's method
-//! call it. It gives Yioop's bool, or null (declines, nothing changed) for
-//! what it leaves to Yioop's PHP: a value that is not a string (md5()
-//! would convert it), fields not as Yioop's filter files hold them (a
-//! string filter; sizes ints or integral floats, as Yioop's constructor's
-//! ceil() leaves them), and sizes on which Yioop's PHP warns or throws.
+//! `yioop_codec\bloom\contains`: BloomFilterFile's `contains` on the
+//! object's own `filter`, `filter_size` and `num_keys` (core:
+//! `crate::index::bloom`). Its contract, declines included: php/yioop_codec.stub.php.
 
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::object::Object;

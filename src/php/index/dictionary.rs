@@ -1,7 +1,6 @@
-//! `yioop_codec\dictionary\getWordInfo($dictionary, ...)`: IndexDictionary's
-//! `getWordInfo`, the look-up behind every `IndexManager::getWordInfo`
-//! (each WordIterator, and each document's `link:` and `info:` counts).
-//! `php/yioop-integrate.php` makes Yioop's method call it.
+//! `yioop_codec\dictionary\getWordInfo`: IndexDictionary's `getWordInfo`,
+//! the look-up behind every `IndexManager::getWordInfo` (core:
+//! `crate::index::dictionary`). Its contract, declines included: php/yioop_codec.stub.php.
 //!
 //! The object's files and blocks are kept natively
 //! (`crate::index::dictionary::files`) while its `$this->fhs`, `$this->file_lens`
@@ -10,11 +9,6 @@
 //! handed over to Yioop's PHP as its own reads would have left it: the
 //! queue, a stream per open file, the lengths and the blocks. An object
 //! whose arrays PHP has filled is Yioop's PHP's to read.
-//!
-//! It returns Yioop's result, or null (declines, having changed nothing
-//! Yioop's PHP would see) where an argument, property or configuration
-//! constant is not what Yioop keeps there, and where Yioop's PHP would warn,
-//! exit or never return (a damaged file).
 
 use crate::php::runtime::ffi::{FS_EXISTS, FS_SIZE, php_stat};
 use crate::php::runtime::weak_table::WeakTable;

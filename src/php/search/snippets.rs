@@ -1,22 +1,12 @@
 //! `yioop_codec\snippets\getSnippets($model, $text, $words, $length)`:
 //! Yioop's `Model::getSnippets` (core: `crate::search::snippets`, lazy matching),
-//! called by the switched method itself (`php/yioop-integrate.php`). It
+//! called by the switched method itself; contract: php/yioop_codec.stub.php. It
 //! runs every text operation through PHP's own functions (preg_match,
 //! mb_substr, stristr, strrpos, trim, preg_replace, preg_quote), so PCRE,
 //! its JIT, its limits and mbstring are PHP's; the gain is asking PCRE for
 //! fewer matches. The exception is mb_strlen of valid UTF-8 under a UTF-8
 //! internal encoding, which is its count of code points, counted here. `self::` is the calling
 //! method's class: its constants and its function statics are read there.
-//!
-//! It declines (null, nothing changed) for: a caller that is not a class
-//! method, a text that is not a string or not UTF-8, a length that is not
-//! an int, mbstring's internal encoding not UTF-8, words not an array of
-//! strings, non-ASCII words, a word list that filters down to nothing, a
-//! numeric word string or a numeric or non-string static `$last_words`,
-//! a static `$word_regex` that is not the one the words give although
-//! `$last_words` is the same string, k/K/s/S in the words when the text
-//! has a Kelvin sign or long s (their caseless partners under /ui), very
-//! long word strings, constants that are not ints.
 //!
 //! Yioop's statics are read, never written. Why that is invisible to later
 //! PHP calls: Yioop reuses its cached `$word_regex` only when the new word

@@ -1,17 +1,10 @@
-//! `yioop_codec\ngrams\ngramsContains($class, $phrase, $lang, $filter_prefix)`:
-//! NWordGrams' static `ngramsContains($phrase, $lang, $filter_prefix = 2)`
-//! for a filter Yioop has already loaded, `$class` being the class it was
-//! called on (`static::class`). PhraseParser asks it two or three times
-//! for every word it indexes. Yioop's method normalises the locale
-//! (`-` to `_`; `en` and `en_GB` read `en_US`), finds the filter in its
-//! static `$ngrams` cache and asks it for the lower-cased phrase: here the
-//! cached filter, if a `BloomFilterFile` itself, is asked natively
-//! (`bloom::filter_contains`). It declines (null, nothing changed; Yioop's
-//! PHP then loads the filter or answers) where the filter is not cached
-//! yet, for a phrase that is not an ASCII string (mb_strtolower's Unicode
-//! case mapping is left to PHP), a locale or prefix that is not a
-//! non-numeric string (an int prefix too), and wherever the filter's own
-//! look-up would decline.
+//! `yioop_codec\ngrams\ngramsContains`: NWordGrams' static
+//! `ngramsContains` for a filter Yioop has already loaded, `$class` being
+//! the class it was called on (`static::class`); contract: php/yioop_codec.stub.php. Yioop's
+//! method normalises the locale (`-` to `_`; `en` and `en_GB` read
+//! `en_US`), finds the filter in its static `$ngrams` cache and asks it for
+//! the lower-cased phrase: here the cached filter, if a `BloomFilterFile`
+//! itself, is asked natively (`bloom::filter_contains`).
 
 use crate::php::index::bloom::{filter_contains, filter_of};
 use crate::php::runtime::classes::{loaded, loaded_named, static_array};

@@ -1,38 +1,17 @@
-//! PhraseParser's passes over every page the queue server indexes (core:
-//! `crate::text::phrase`), called by the switched static methods with the class
-//! they were called on (`static::class`):
-//! - `yioop_codec\phrase\stemCharGramSegment($class, $string, $lang,
-//!   $to_string = false)`: the page's terms, lower-cased, split at
-//!   `PUNCT` and spaces, stemmed by the en_US Tokenizer's `stem`;
-//! - `yioop_codec\phrase\hyphenateEntities($class, &$string, $lang)`:
-//!   known multi-word entities hyphenated, true once done;
-//! - `yioop_codec\phrase\computeSafeSearchScore($class, &$word_lists,
-//!   $len, $url = "")`: the page's safe-search score, its unsafe terms
-//!   looked up in the word lists (Yioop sorts both for array_intersect).
-//!   The method's statics (its unsafe terms, worked out by Yioop on its
-//!   first call, and its URL regex) are read in place
-//!   (`classes::live_statics`); the
-//!   URL is matched by PHP's own preg_match. It declines (null) until
-//!   Yioop has its terms, and for input Yioop would throw on or that
-//!   runs other code (non-array word lists or lists, a Countable), a
-//!   length that is not an int, a URL that is not a string, null or false.
+//! `yioop_codec\phrase\*`: PhraseParser's passes over every page the
+//! queue server indexes (core: `crate::text::phrase`): `stemCharGramSegment`,
+//! `hyphenateEntities`, `computeSafeSearchScore`, called by the switched
+//! static methods with the class they were called on (`static::class`).
+//! Their contracts, declines included: php/yioop_codec.stub.php.
 //!
 //! `PUNCT` and `NS_LOCALE` are read from Yioop's constants at each call;
 //! case mapping of non-ASCII text is PHP's own `mb_strtolower`. The
-//! n-word-gram look-ups ask the filter NWordGrams has cached, as the
-//! native `ngramsContains` does. Both rely on methods of other Yioop
+//! safe-search score's statics are read in place (`classes::live_statics`)
+//! and its URL is matched by PHP's own preg_match. The n-word-gram
+//! look-ups ask the filter NWordGrams has cached, as the native
+//! `ngramsContains` does. The first two rely on methods of other Yioop
 //! files (the en_US Tokenizer's `stem`, `NWordGrams::ngramsContains`) and
 //! run only where those are switched too (`crate::php::runtime::switched`).
-//!
-//! Both decline (null or false, nothing changed) for a text that is not a
-//! UTF-8 string, a locale that is empty or numeric, mbstring's internal or
-//! regex encoding not UTF-8. stemCharGramSegment also declines for a
-//! `PUNCT` that is not an alternation of single characters, Hindi and the
-//! programming languages (Yioop treats them apart), a locale whose
-//! tokenizer PhraseParser has not loaded yet or is not the en_US
-//! Tokenizer, a char-gram locale, a no-stem list with numeric words.
-//! hyphenateEntities also declines where the locale's filter is not loaded
-//! yet (Yioop's first look-up loads it).
 
 use crate::php::runtime::classes::{live_statics, loaded, static_array, static_property};
 use crate::php::runtime::keys::{entries, find as find_key, Key};

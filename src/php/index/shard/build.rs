@@ -1,13 +1,9 @@
-//! `yioop_codec\shard\addDocumentWords`: IndexShard's add of one document,
-//! natively. The shard's state stays in the object's PHP properties, where
-//! the rest of Yioop (save(), appendIndexShard(), ...) reads it; they are
-//! updated in place through PHP's own operators (`concat_function` for
+//! `yioop_codec\shard\addDocumentWords`: IndexShard's add of one document
+//! (contract: php/yioop_codec.stub.php). The shard's state stays in the object's PHP properties,
+//! where the rest of Yioop (save(), appendIndexShard(), ...) reads it; they
+//! are updated in place through PHP's own operators (`concat_function` for
 //! `.=`, `increment_function` for `++`, `add_function` for `+=`), so every
 //! value is the one Yioop's statements would leave.
-//!
-//! Input outside Yioop's normal types (see `check_inputs`) returns null
-//! before anything changes, and the switched-over method then runs Yioop's
-//! PHP on it: odd input gets Yioop's behaviour by construction.
 
 use crate::php::index::shard::method;
 use crate::php::runtime::ffi::{IS_NULL, IS_REFERENCE, add_function, concat_function, increment_function, zend_hash_lookup, zend_string_hash_func};

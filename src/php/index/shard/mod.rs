@@ -1,17 +1,9 @@
 //! `yioop_codec\shard\*`: IndexShard's methods, each taking the shard
-//! object first and then the method's own parameters.
-//! `php/yioop-integrate.php` makes Yioop's methods call these. State stays
-//! where Yioop keeps it: the object's `filename`, `fh`, `file_len` and
-//! header fields (`shard_file` has how an object's file is opened and
-//! read).
-//!
-//! Every function gives Yioop's result for the input it takes, and returns
-//! null ("declines") for the rest, having changed nothing Yioop's PHP would
-//! see: the switched method then runs Yioop's PHP. It declines where an
-//! argument or property is not of the type Yioop itself keeps there (an
-//! int offset, an int or null counter), where Yioop's PHP would warn or
-//! throw (a damaged file), and for an object Yioop's PHP has been reading
-//! itself. It throws only where Yioop's loop would never return.
+//! object first and then the method's own parameters (core:
+//! `crate::index::shard`). Their contracts, and the decline rules they
+//! share: php/yioop_codec.stub.php. State stays where Yioop keeps it: the object's `filename`,
+//! `fh`, `file_len` and header fields (`file` has how an object's file is
+//! opened, read and handed over to Yioop's PHP when a call declines).
 
 use crate::php::runtime::object::Object;
 use crate::php::runtime::convert::{bytes_zval, value_error, Fallible};

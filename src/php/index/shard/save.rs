@@ -1,15 +1,11 @@
-//! The steps of `IndexShard::save()`, natively: `mergeWordPostingsToString`,
-//! `prepareWordsAndPrefixes`, `packWords` and `outputPostingLists`. Each
-//! reads and writes the shard's PHP properties as Yioop's method does,
-//! writes to the same stream with PHP's own `fwrite`, and calls Yioop's
-//! `crawlLog`, `crawlTimeoutLog` and `CrawlDaemon::processHandler` where the
-//! method does (progress lines: once, at the first word, where Yioop offers
-//! one per word; `crawlTimeoutLog` writes one per 30 s anyway).
-//!
-//! Each returns true when done, or null, before changing anything, for input
-//! it leaves to Yioop's PHP: a damaged posting string, words that are not
-//! strings, a missing or odd document count, `$replace`, or a stream that is
-//! not one.
+//! The steps of `IndexShard::save()`: `mergeWordPostingsToString`,
+//! `prepareWordsAndPrefixes`, `packWords` and `outputPostingLists`
+//! (contracts: php/yioop_codec.stub.php). Each reads and writes the shard's PHP properties as
+//! Yioop's method does, writes to the same stream with PHP's own `fwrite`,
+//! and calls Yioop's `crawlLog`, `crawlTimeoutLog` and
+//! `CrawlDaemon::processHandler` where the method does (progress lines:
+//! once, at the first word, where Yioop offers one per word;
+//! `crawlTimeoutLog` writes one per 30 s anyway).
 
 use crate::php::index::shard::method;
 use crate::php::runtime::convert::{bytes_zval, string_zval_with, Fallible};

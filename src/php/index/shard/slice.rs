@@ -1,9 +1,9 @@
-//! `yioop_codec\shard\postingsSliceAscending` and `postingsSliceDescending`:
-//! the slice loops and makeItem of `crate::index::shard::slice`, with Yioop's
-//! configuration constants read from PHP at each call and each item built
-//! as the PHP array Yioop builds (same keys, order and value types).
-//! number_format and numeric strings are PHP's own functions, so every
-//! string and float is PHP's.
+//! `yioop_codec\shard\postingsSliceAscending` and `postingsSliceDescending`
+//! (contracts: php/yioop_codec.stub.php): the slice loops and makeItem of
+//! `crate::index::shard::slice`, with Yioop's configuration constants read
+//! from PHP at each call and each item built as the PHP array Yioop builds
+//! (same keys, order and value types). number_format and numeric strings
+//! are PHP's own functions, so every string and float is PHP's.
 
 use crate::php::index::shard::method;
 use crate::php::runtime::ffi::{_is_numeric_string_ex, _php_math_number_format, _zend_handle_numeric_str_ex, IS_DOUBLE, IS_LONG};

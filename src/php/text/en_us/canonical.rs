@@ -1,17 +1,11 @@
-//! `yioop_codec\canonical_en\canonicalizePunctuatedTerms($tokenizer, &$string)`:
-//! the en_US Tokenizer's `canonicalizePunctuatedTerms(&$string)`, called
-//! by the switched method with `$this`. Yioop runs its static list of
-//! PCRE replacements over the text in one `preg_replace`; here the list is
-//! read from the method's own statics (in place, as the method will see
-//! them: `classes::live_statics`) and run in order: the replacements `crate::text::en_us::canonical`
-//! recognizes natively, runs of the others through PHP's `preg_replace`
-//! with Yioop's own strings. A failed PHP run leaves null, as Yioop's one
-//! call does. True once `$string` is written.
-//!
-//! Declines (false, nothing changed) for a text that is not a UTF-8
-//! string, a C library locale whose classes are not ASCII's (PCRE's
-//! tables and `/i` follow it), a list that is not strings, a text so
-//! shaped that PCRE might give up on it.
+//! `yioop_codec\canonical_en\canonicalizePunctuatedTerms`: the en_US
+//! Tokenizer's method of that name, called by the switched method with
+//! `$this`; contract: php/yioop_codec.stub.php. Yioop runs its static list of PCRE replacements
+//! over the text in one `preg_replace`; here the list is read from the
+//! method's own statics (in place, as the method will see them:
+//! `classes::live_statics`) and run in order: the replacements
+//! `crate::text::en_us::canonical` recognizes natively, runs of the others
+//! through PHP's `preg_replace` with Yioop's own strings.
 
 use crate::php::runtime::classes::{live_statics, loaded_named};
 use crate::php::runtime::convert::bytes_zval;

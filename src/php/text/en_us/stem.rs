@@ -1,12 +1,8 @@
-//! `yioop_codec\stem_en\stem($class, $word)`: the English Tokenizer's
-//! static `stem($word)` (core: `crate::text::en_us::stem`), `$class` being the class
-//! it was called on (`static::class`). `php/yioop-integrate.php` makes
-//! Yioop's method call it. It reads the class's `$no_stem_list` and leaves
-//! the class's private scratch (`$buffer`, `$k`, `$j`) as Yioop's PHP
-//! leaves it. It declines (null, nothing changed) for a word that is not a
-//! string or is numeric (in_array's loose comparison would compare it as a
-//! number), a no-stem list that is not an array of strings, and a class it
-//! cannot find.
+//! `yioop_codec\stem_en\stem`: the English Tokenizer's static `stem`
+//! (core: `crate::text::en_us::stem`), `$class` being the class it was
+//! called on (`static::class`); contract: php/yioop_codec.stub.php. It reads the class's
+//! `$no_stem_list` and leaves the class's private scratch (`$buffer`, `$k`,
+//! `$j`) as Yioop's PHP leaves it.
 
 use crate::php::runtime::ffi::{zend_update_static_property_ex};
 use crate::php::runtime::classes::{loaded, loaded_named, static_array, static_property};

@@ -1,27 +1,15 @@
-//! The English Tokenizer's part-of-speech tagging and question-answer
-//! triplets (core: `crate::text::en_us::triplets`), called by the switched static
-//! methods with the class they were called on (`static::class`):
-//! - `yioop_codec\triplets_en\extractTripletsPhrases($class, $sentences)`:
-//!   QUESTION_LIST and QUESTION_ANSWER_LIST of a page's sentences;
-//! - `yioop_codec\triplets_en\tagTokenizePartOfSpeech($class, $text)`:
-//!   the words of a text with their tags.
+//! `yioop_codec\triplets_en\*`: the English Tokenizer's
+//! `extractTripletsPhrases` and `tagTokenizePartOfSpeech` (core:
+//! `crate::text::en_us::triplets`), called by the switched static methods
+//! with the class they were called on (`static::class`). Their contracts,
+//! declines included: php/yioop_codec.stub.php.
 //!
 //! Read at each call: the lexicon (`LOCALE_DIR`'s, read once a process, as
 //! Yioop's function-static dictionary is), `PHRASE_THRESHOLD`, the class's
 //! part-of-speech lists and `$question_token`. Questions are stemmed by the
 //! native en_US stemmer, so extractTripletsPhrases runs only where the
-//! class's `stem` is switched too (`crate::php::runtime::switched`), and leaves the
-//! stemmer's scratch as Yioop's would.
-//!
-//! Both decline (null) for a class other than the en_US Tokenizer, a
-//! lexicon missing or not in the form Yioop's regex reads line by line,
-//! mbstring encodings other than UTF-8, and a C library locale whose
-//! letters, digits or spaces are not ASCII's (PHP builds PCRE's tables and
-//! `str_word_count` from it). extractTripletsPhrases also declines for a
-//! list that is not an array, a threshold that is not a number, a
-//! question token that is not a word of ASCII letters and digits,
-//! part-of-speech lists that are not lists of non-numeric strings, a kept
-//! sentence that is not UTF-8 or nests too deeply, and numeric no-stem words.
+//! class's `stem` is switched too (`crate::php::runtime::switched`), and
+//! leaves the stemmer's scratch as Yioop's would.
 
 use crate::php::runtime::ffi::{LC_CTYPE, isalnum, isalpha, isspace, setlocale, tolower, toupper};
 use crate::php::runtime::classes::{loaded, static_array, static_property};
