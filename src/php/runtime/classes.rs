@@ -4,7 +4,7 @@
 
 use crate::php::runtime::ffi::{ZEND_FETCH_CLASS_NO_AUTOLOAD, ZEND_USER_FUNCTION, zend_read_static_property_ex};
 use crate::php::runtime::object::with_name;
-use ext_php_rs::ffi::{compiler_globals, zend_class_entry, zend_hash_str_find, zend_lookup_class_ex, zend_string, HashTable};
+use ext_php_rs::ffi::{compiler_globals, zend_class_entry, zend_hash_str_find, zend_lookup_class_ex, zend_op_array, zend_string, HashTable};
 use ext_php_rs::types::Zval;
 
 
@@ -44,13 +44,7 @@ pub fn static_array(scope: *mut zend_class_entry, name: &'static str) -> Option<
 /// itself, or (odd) an offset into the compiler globals' map, as opcache
 /// makes it.
 pub fn live_statics(class: *mut zend_class_entry, lowercase_method: &str) -> Option<&'static HashTable> {
-    let functions = unsafe { &(*class).function_table };
-    let slot = unsafe { zend_hash_str_find(functions, lowercase_method.as_ptr().cast(), lowercase_method.len()) };
-    let function = unsafe { slot.as_ref()?.value.func.as_ref()? };
-    if unsafe { function.type_ } != ZEND_USER_FUNCTION {
-        return None;
-    }
-    let op_array = unsafe { &function.op_array };
+    let op_array = user_method(class, lowercase_method)?;
     let map_ptr = op_array.static_variables_ptr__ptr as usize;
     let live = if map_ptr & 1 == 1 {
         unsafe { *compiler_globals.map_ptr_base.cast::<u8>().add(map_ptr).cast::<*mut HashTable>() }
@@ -58,4 +52,13 @@ pub fn live_statics(class: *mut zend_class_entry, lowercase_method: &str) -> Opt
         map_ptr as *mut HashTable
     };
     unsafe { if live.is_null() { op_array.static_variables } else { live }.as_ref() }
+}
+
+/// The compiled code of a class's method written in PHP (lower-case name);
+/// None for an internal method or none of that name.
+pub fn user_method(class: *mut zend_class_entry, lowercase_method: &str) -> Option<&'static zend_op_array> {
+    let functions = unsafe { &(*class).function_table };
+    let slot = unsafe { zend_hash_str_find(functions, lowercase_method.as_ptr().cast(), lowercase_method.len()) };
+    let function = unsafe { slot.as_ref()?.value.func.as_ref()? };
+    (unsafe { function.type_ } == ZEND_USER_FUNCTION).then(|| unsafe { &function.op_array })
 }

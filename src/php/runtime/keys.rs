@@ -94,14 +94,14 @@ pub fn entries(array: &ZendHashTable) -> Vec<(Key<'_>, &Zval)> {
     out
 }
 
-/// The slot of `$array[$key]`, as PHP finds it.
-pub fn find(array: &ZendHashTable, key: Key) -> Option<*const Zval> {
-    let ht: *const HashTable = std::ptr::from_ref(array).cast();
+/// The slot of `$array[$key]`, as PHP finds it (PHP's own, valid while
+/// the array is unchanged).
+pub fn find(array: &HashTable, key: Key) -> Option<*mut Zval> {
     let found = unsafe {
         match key {
-            Key::Int(i) => zend_hash_index_find(ht, i as u64),
-            Key::Str(s) => zend_hash_str_find(ht, s.as_ptr().cast(), s.len()),
+            Key::Int(i) => zend_hash_index_find(array, i as u64),
+            Key::Str(s) => zend_hash_str_find(array, s.as_ptr().cast(), s.len()),
         }
     };
-    (!found.is_null()).then_some(found.cast::<Zval>().cast_const())
+    (!found.is_null()).then_some(found.cast::<Zval>())
 }

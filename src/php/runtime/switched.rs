@@ -4,9 +4,8 @@
 //! whose compiled literals name that function is Yioop's method, switched;
 //! one edited or replaced (a subclass, a stand-in) does not name it.
 
-use crate::php::runtime::ffi::{ZEND_USER_FUNCTION};
-use crate::php::runtime::classes::loaded_named;
-use ext_php_rs::ffi::{zend_class_entry, zend_function, zend_hash_str_find};
+use crate::php::runtime::classes::{loaded_named, user_method};
+use ext_php_rs::ffi::zend_class_entry;
 use ext_php_rs::types::Zval;
 
 
@@ -17,15 +16,7 @@ pub fn calls_native(class: &'static str, method: &str, native: &str) -> bool {
 }
 
 fn method_calls(scope: *mut zend_class_entry, method: &str, native: &str) -> bool {
-    let slot = unsafe { zend_hash_str_find(&(*scope).function_table, method.as_ptr().cast(), method.len()) };
-    let Some(slot) = (unsafe { slot.cast::<Zval>().as_ref() }) else {
-        return false;
-    };
-    let function = unsafe { slot.value.ptr.cast::<zend_function>() };
-    if function.is_null() || unsafe { (*function).type_ } != ZEND_USER_FUNCTION {
-        return false;
-    }
-    let op_array = unsafe { &(*function).op_array };
+    let Some(op_array) = user_method(scope, method) else { return false };
     if op_array.literals.is_null() {
         return false;
     }

@@ -2,7 +2,8 @@
 //! do. The bottom of the binding layer: it uses nothing else of it, and
 //! `packed` (whole lists) and `convert` (PHP's conversion rules) build on it.
 
-use crate::php::runtime::ffi::{IS_ARRAY_EX, IS_LONG};
+use crate::php::runtime::ffi::{GC_REFERENCE, IS_ARRAY_EX, IS_LONG, IS_REFERENCE_EX};
+use ext_php_rs::ffi::{_emalloc, zend_reference};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
@@ -40,5 +41,21 @@ pub fn array_zval(array: ZBox<ZendHashTable>) -> Zval {
     let mut z = Zval::new();
     z.value.arr = array.into_raw();
     z.u1.type_info = IS_ARRAY_EX;
+    z
+}
+
+/// A new PHP reference holding null, for a by-reference argument (php-src's
+/// ZVAL_NEW_REF): passing a plain value there would warn.
+pub fn reference_zval() -> Zval {
+    let mut z = Zval::new();
+    unsafe {
+        let r = _emalloc(std::mem::size_of::<zend_reference>()).cast::<zend_reference>();
+        (*r).gc.refcount = 1;
+        (*r).gc.u.type_info = GC_REFERENCE;
+        std::ptr::write(std::ptr::addr_of_mut!((*r).val), Zval::new());
+        (*r).sources.ptr = std::ptr::null_mut();
+        z.value.ref_ = r;
+        z.u1.type_info = IS_REFERENCE_EX;
+    }
     z
 }

@@ -18,19 +18,18 @@
 //! `preg_last_error()` is left as the last preg call here sets it (Yioop's
 //! preg_match_all would leave its own); Yioop never reads it.
 
-use crate::php::runtime::ffi::{GC_REFERENCE, IS_REFERENCE_EX};
 use crate::php::runtime::classes::{live_statics, loaded};
 use crate::php::runtime::ffi::ZEND_USER_FUNCTION;
 use crate::php::runtime::function::{self, Param};
 use crate::search::snippets::{leading_snippet, snippets, word_regex, Lengths, Stop, TextFunctions};
-use ext_php_rs::ffi::{_emalloc, zend_reference, zend_string};
+use ext_php_rs::ffi::zend_string;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ExecuteData;
 
 use crate::php::runtime::convert::bytes_zval;
-use crate::php::runtime::zval::long_zval;
+use crate::php::runtime::zval::{long_zval, reference_zval};
 
 /// php-src's PREG_OFFSET_CAPTURE.
 const PREG_OFFSET_CAPTURE: i64 = 256;
@@ -189,22 +188,6 @@ fn statics_agree(class: &str, method: &str, word_string: &[u8], regex: &[u8]) ->
 /// Calls PHP's function `name`; Err where it could not be called or threw.
 fn call(name: &str, args: &mut [Zval]) -> Result<Zval, Stop> {
     crate::php::runtime::engine::call_function(name, args).ok_or(Stop)
-}
-
-/// A new PHP reference holding null, for a by-reference argument (php-src's
-/// ZVAL_NEW_REF): passing a plain value there would warn.
-fn reference_zval() -> Zval {
-    let mut z = Zval::new();
-    unsafe {
-        let r = _emalloc(std::mem::size_of::<zend_reference>()).cast::<zend_reference>();
-        (*r).gc.refcount = 1;
-        (*r).gc.u.type_info = GC_REFERENCE;
-        std::ptr::write(std::ptr::addr_of_mut!((*r).val), Zval::new());
-        (*r).sources.ptr = std::ptr::null_mut();
-        z.value.ref_ = r;
-        z.u1.type_info = IS_REFERENCE_EX;
-    }
-    z
 }
 
 fn string_of(z: &Zval) -> Result<Vec<u8>, Stop> {

@@ -6,12 +6,13 @@
 //! the lower-cased phrase: here the cached filter, if a `BloomFilterFile`
 //! itself, is asked natively (`bloom::filter_contains`).
 
+use crate::php::runtime::keys::{find, Key};
 use crate::php::index::bloom::{filter_contains, filter_of};
 use crate::php::runtime::classes::{loaded, loaded_named, static_array};
 use crate::php::runtime::convert::is_numeric;
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::zval::{bool_zval, long_of};
-use ext_php_rs::ffi::{zend_hash_index_find, zend_hash_str_find, HashTable};
+use ext_php_rs::ffi::HashTable;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
@@ -30,23 +31,17 @@ php_function!(CONTAINS, contains_handler, "yioop_codec\\ngrams\\ngramsContains",
     Ok(contains(class, phrase, lang, prefix).map_or_else(Zval::new, bool_zval))
 });
 
-/// A key of Yioop's cache, as PHP would use it.
-enum Key {
-    Int(i64),
-    Str(Vec<u8>),
-}
-
 fn contains(class: &Zval, phrase: &Zval, lang: &Zval, prefix: Option<&Zval>) -> Option<bool> {
     let phrase = phrase.zend_str()?.as_bytes();
     let prefix = match prefix {
         None => Key::Int(2),
         Some(p) => match long_of(p) {
             Some(i) => Key::Int(i),
-            None => Key::Str(non_numeric(p.zend_str()?.as_bytes())?.to_vec()),
+            None => Key::Str(non_numeric(p.zend_str()?.as_bytes())?),
         },
     };
     let cache = static_array(loaded(class)?, "ngrams")?;
-    Filter::cached(cache, lang.zend_str()?.as_bytes(), &prefix)?.contains(phrase)
+    Filter::cached(cache, lang.zend_str()?.as_bytes(), prefix)?.contains(phrase)
 }
 
 /// A filter Yioop has loaded into the cache, and asked natively.
@@ -55,8 +50,8 @@ pub(crate) struct Filter(&'static mut ext_php_rs::types::ZendObject);
 impl Filter {
     /// The cached filter of `lang` and `prefix`; None where Yioop has not
     /// loaded it or it is not a `BloomFilterFile` itself.
-    fn cached(cache: &HashTable, lang: &[u8], prefix: &Key) -> Option<Filter> {
-        let by_lang = unsafe { &*find(cache, &Key::Str(locale(lang)?))? }.dereference().array()?;
+    fn cached(cache: &HashTable, lang: &[u8], prefix: Key) -> Option<Filter> {
+        let by_lang = unsafe { &*find(cache, Key::Str(&locale(lang)?))? }.dereference().array()?;
         let filter = unsafe { &mut *find(by_lang, prefix)? }.dereference_mut().object_mut()?;
         (filter.get_class_name().ok()? == FILTER_CLASS).then_some(Filter(filter))
     }
@@ -64,7 +59,7 @@ impl Filter {
     /// What `NWordGrams::ngramsContains($phrase, $lang, "all")` asks.
     pub(crate) fn all_grams(lang: &[u8]) -> Option<Filter> {
         let cache = static_array(loaded_named(NWORDGRAMS_CLASS)?, "ngrams")?;
-        Filter::cached(cache, lang, &Key::Str(b"all".to_vec()))
+        Filter::cached(cache, lang, Key::Str(b"all"))
     }
 
     /// Whether the filter holds the lower-cased phrase; None for a phrase
@@ -94,15 +89,6 @@ fn locale(lang: &[u8]) -> Option<Vec<u8>> {
 
 fn non_numeric(s: &[u8]) -> Option<&[u8]> {
     (!is_numeric(s) && !s.iter().any(u8::is_ascii_digit)).then_some(s)
-}
-
-/// The slot of `key` in `table` (PHP's own, valid for the call).
-fn find(table: &HashTable, key: &Key) -> Option<*mut Zval> {
-    let found = match key {
-        Key::Int(i) => unsafe { zend_hash_index_find(table, *i as u64) },
-        Key::Str(s) => unsafe { zend_hash_str_find(table, s.as_ptr().cast(), s.len()) },
-    };
-    (!found.is_null()).then(|| found.cast::<Zval>())
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {

@@ -14,7 +14,7 @@
 //! run only where those are switched too (`crate::php::runtime::switched`).
 
 use crate::php::runtime::classes::{live_statics, loaded, static_array, static_property};
-use crate::php::runtime::keys::{entries, find as find_key, Key};
+use crate::php::runtime::keys::{entries, find, Key};
 use crate::php::runtime::convert::{bytes_zval, is_numeric, num_zval};
 use crate::php::text::ngrams;
 use crate::php::runtime::arrays::list_of;
@@ -93,7 +93,7 @@ fn safe_search_score_of(class: &Zval, word_lists: &Zval, len: &Zval, url: Option
             Some(i) => Key::Int(i),
             None => Key::of_string(term.zend_str()?.as_bytes()),
         };
-        let Some(list) = find_key(word_lists, key) else { continue };
+        let Some(list) = find(word_lists, key) else { continue };
         let count = unsafe { &*list }.dereference().array()?.len() as i64;
         if count > 0 {
             num_unsafe_terms += 1;
@@ -249,13 +249,7 @@ fn char_grams(lang: &[u8]) -> Option<bool> {
 }
 
 fn has_key(table: &HashTable, key: &[u8]) -> bool {
-    find(table, key).is_some_and(|value| !value.is_null())
-}
-
-/// `$table[$key]` for a non-numeric string key.
-fn find<'a>(table: &'a HashTable, key: &[u8]) -> Option<&'a Zval> {
-    let found = unsafe { zend_hash_str_find(table, key.as_ptr().cast(), key.len()) };
-    unsafe { found.cast::<Zval>().as_ref() }.map(Zval::dereference)
+    find(table, Key::Str(key)).is_some_and(|value| !unsafe { &*value }.dereference().is_null())
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {

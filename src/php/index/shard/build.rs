@@ -53,10 +53,10 @@ fn words_and_meta<'a>(word_lists: &'a ZendHashTable, meta_ids: &'a ZendHashTable
     let metas = entries(meta_ids).into_iter().map(|(_, m)| meta_key(m.dereference())).collect::<Option<Vec<Key>>>()?;
     // The lists a meta id empties, by slot: a few lookups a document
     // rather than a test per word.
-    let emptied: Vec<*const Zval> = metas.iter().filter_map(|&k| find(word_lists, k)).collect();
+    let emptied: Vec<*mut Zval> = metas.iter().filter_map(|&k| find(word_lists, k)).collect();
     let mut all: Vec<(Key, Option<&Zval>)> = entries(word_lists)
         .into_iter()
-        .map(|(key, slot)| (key, (!emptied.contains(&std::ptr::from_ref(slot))).then(|| slot.dereference())))
+        .map(|(key, slot)| (key, (!emptied.contains(&std::ptr::from_ref(slot).cast_mut())).then(|| slot.dereference())))
         .collect();
     let mut appended: Vec<Key> = Vec::new();
     for key in metas {
