@@ -2,7 +2,9 @@
 // Calibration for operators: scalar against OpenCL on this machine's device,
 // through the extension's own PHP calls (transfers, kernel launches and PHP
 // arrays included), from 2^10 to 2^24 elements. Prints the
-// yioop.opencl_min_length to put in php.ini, or "never" with the figures.
+// yioop.opencl_min_length (decode) and yioop.opencl_prefix_min_length
+// (deDeltaList's prefix sum) to put in php.ini, each "never" where OpenCL
+// did not win.
 //
 //   php bench/opencl-calibrate.php                  # the installed extension
 //   php -d extension=$PWD/target/release/libyioop_codec.so bench/opencl-calibrate.php
@@ -181,14 +183,16 @@ function main(array $argv): int
     printTable($scalar['rows'], $opencl['rows']);
     $decode = crossover($scalar['rows'], $opencl['rows'], 'decode', 'words');
     $prefix = crossover($scalar['rows'], $opencl['rows'], 'prefix', 'elements');
-    if (!$state['live'] || $decode === null || $prefix === null) {
-        echo "\nyioop.opencl_min_length = never: OpenCL is not faster for both operations up to the\n"
-            . "longest length measured (keep the default, 18446744073709551615, or set yioop.opencl = off)\n";
+    if (!$state['live']) {
+        echo "\nno OpenCL context: keep the defaults (never), or set yioop.opencl = off\n";
         return 0;
     }
-    $min = max($decode, $prefix);
-    echo "\nOpenCL is faster from $decode words (decode) and $prefix elements (prefix sum) on.\n"
-        . "Put in php.ini:\n\nyioop.opencl_min_length = $min\n";
+    // The two operations cross over apart (on an H200 the decode pays from
+    // 2^18 words, the prefix sum at no length): a setting each.
+    echo "\nPut in php.ini:\n\n";
+    foreach (['yioop.opencl_min_length' => $decode, 'yioop.opencl_prefix_min_length' => $prefix] as $name => $from) {
+        echo "$name = " . ($from ?? '18446744073709551615 ; never: OpenCL was not faster up to the longest length measured') . "\n";
+    }
     return 0;
 }
 

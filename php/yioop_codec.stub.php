@@ -36,7 +36,10 @@
  * - yioop.format: "2019" (default; the 2019 and 2021 lines) or "2015"
  *   (Yioop 3.x, which stores a position list's first delta plus one).
  * - yioop.opencl: "auto" (default), "on" or "off".
- * - yioop.opencl_min_length: the list length from which "auto" uses OpenCL.
+ * - yioop.opencl_min_length: the length (words) from which "auto" decodes
+ *   on the OpenCL device.
+ * - yioop.opencl_prefix_min_length: the length (elements) from which "auto"
+ *   runs deDeltaList's prefix sum on the device.
  * - yioop.opencl_probe_timeout: seconds a new OpenCL context's probe may take.
  */
 

@@ -71,7 +71,7 @@ function pools(string $dir, string $cache): array
         'pm.min_spare_servers' => 1, 'pm.max_spare_servers' => 3, 'pm.max_requests' => MAX_REQUESTS];
     return [
         'off' => [['yioop.opencl' => 'off'], [], $replay],
-        'auto' => [['yioop.opencl' => 'auto', 'yioop.opencl_min_length' => '64'], [], $dynamic],
+        'auto' => [['yioop.opencl' => 'auto', 'yioop.opencl_min_length' => '64', 'yioop.opencl_prefix_min_length' => '64'], [], $dynamic],
         'on' => [['yioop.opencl' => 'on', 'yioop.opencl_min_length' => '0'], [], $replay],
         'on-no-path' => [['yioop.opencl' => 'on'], ['POCL_CACHE_DIR' => $cache], $replay],
         'on-fixed' => [['yioop.opencl' => 'on'], $fixed, $dynamic],

@@ -7,8 +7,10 @@
 //! `DEFAULT_MIN_LENGTH`, `DEFAULT_MIN_LENGTH_INI` and `opencl_status` (for
 //! phpinfo).
 //!
-//! `On` sends every call to the device (the test mode); `Auto` only lists of
-//! at least `min_length` (words for a decode, elements for a prefix sum).
+//! `On` sends every call to the device (the test mode); `Auto` only decodes
+//! of at least `min_length` words and prefix sums of at least
+//! `prefix_min_length` elements: the two cross over apart (on an H200 the
+//! decode pays from 2^18 words, the prefix sum at no length).
 //! Either way, when there is no usable context or the device fails, the call
 //! runs on the scalar path and gives the same result. Without the `opencl`
 //! feature every call is scalar.
@@ -26,7 +28,10 @@ use std::ffi::CStr;
 /// (1.4x slower at best, 1M words: 29 ms vs 21 ms; 3x at 16M) and prefix sum
 /// (1.4x at best, 256K elements; 3.6x at 16M), so auto stays scalar. A
 /// deployment with a GPU runs `php bench/opencl-calibrate.php`, which
-/// prints the `yioop.opencl_min_length` to set.
+/// prints the `yioop.opencl_min_length` and `yioop.opencl_prefix_min_length`
+/// to set. On an NVIDIA H200 (NVIDIA's OpenCL, 2026-11-26) the decode was
+/// 1.8x faster from 2^18 words (0.76 ms vs 1.38 ms) and 2x at 2^22; the
+/// prefix sum stayed 3-4x slower at every length up to 2^22.
 pub const DEFAULT_MIN_LENGTH: u64 = u64::MAX;
 /// [`DEFAULT_MIN_LENGTH`] spelled for the INI default.
 pub const DEFAULT_MIN_LENGTH_INI: &CStr = c"18446744073709551615";
@@ -69,45 +74,59 @@ impl Mode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dispatch {
     pub mode: Mode,
+    /// Words from which `auto` decodes on the device.
     pub min_length: u64,
+    /// Elements from which `auto` runs a prefix sum on the device.
+    pub prefix_min_length: u64,
 }
 
 impl Default for Dispatch {
     fn default() -> Self {
-        Dispatch { mode: Mode::Auto, min_length: DEFAULT_MIN_LENGTH }
+        Dispatch::new(Mode::Auto, DEFAULT_MIN_LENGTH)
     }
 }
 
 impl Dispatch {
+    /// One threshold for both operations.
     pub fn new(mode: Mode, min_length: u64) -> Dispatch {
-        Dispatch { mode, min_length }
+        Dispatch { mode, min_length, prefix_min_length: min_length }
     }
 
-    /// Whether a call on `len` words or elements should try the device.
-    /// (It still runs scalar when no context can be had.)
-    pub fn wants_device(&self, len: usize) -> bool {
+    /// The prefix sum's own threshold.
+    pub fn with_prefix_min_length(self, prefix_min_length: u64) -> Dispatch {
+        Dispatch { prefix_min_length, ..self }
+    }
+
+    /// Whether a decode of `words` words should try the device. (It still
+    /// runs scalar when no context can be had.)
+    pub fn decodes_on_device(&self, words: usize) -> bool {
+        self.wants_device(words, self.min_length)
+    }
+
+    /// Whether a prefix sum of `elements` elements should try the device.
+    pub fn sums_on_device(&self, elements: usize) -> bool {
+        self.wants_device(elements, self.prefix_min_length)
+    }
+
+    fn wants_device(&self, len: usize, min_length: u64) -> bool {
         match self.mode {
             Mode::Off => false,
             Mode::On => cfg!(feature = "opencl"),
             // u64::MAX (the default) means never, whatever the length.
-            Mode::Auto => {
-                cfg!(feature = "opencl")
-                    && self.min_length != u64::MAX
-                    && len as u64 >= self.min_length
-            }
+            Mode::Auto => cfg!(feature = "opencl") && min_length != u64::MAX && len as u64 >= min_length,
         }
     }
 
     /// Whether some call could take the device: worth building a context
     /// for ahead of the first such call.
     pub fn may_use_device(&self) -> bool {
-        self.wants_device(usize::MAX)
+        self.decodes_on_device(usize::MAX) || self.sums_on_device(usize::MAX)
     }
 
     /// `modified9::decode_words`, on whichever path this dispatch picks.
     pub fn decode_words(&self, bytes: &[u8], out: &mut Vec<u32>) {
         #[cfg(feature = "opencl")]
-        if self.wants_device(bytes.len() / 4) {
+        if self.decodes_on_device(bytes.len() / 4) {
             if let Ok(context) = crate::codec::opencl::context() {
                 match context.decode_words(bytes, out) {
                     Ok(()) => return,
@@ -124,7 +143,7 @@ impl Dispatch {
     /// (`out` as it was). For callers whose scalar path is another shape.
     pub fn decode_words_on_device(&self, bytes: &[u8], out: &mut Vec<u32>) -> bool {
         #[cfg(feature = "opencl")]
-        if self.wants_device(bytes.len() / 4) {
+        if self.decodes_on_device(bytes.len() / 4) {
             if let Ok(context) = crate::codec::opencl::context() {
                 match context.decode_words(bytes, out) {
                     Ok(()) => return true,
@@ -140,7 +159,7 @@ impl Dispatch {
     /// overflow, Err with the list exactly as the scalar loop leaves it.
     pub fn de_delta(&self, list: &mut [i64]) -> Result<(), usize> {
         #[cfg(feature = "opencl")]
-        if list.len() >= 2 && self.wants_device(list.len()) {
+        if list.len() >= 2 && self.sums_on_device(list.len()) {
             if let Ok(context) = crate::codec::opencl::context() {
                 match context.de_delta_list(list) {
                     Ok(()) => return Ok(()),
@@ -251,11 +270,27 @@ mod tests {
     #[test]
     fn auto_uses_the_device_only_from_min_length() {
         let d = Dispatch::new(Mode::Auto, 100);
-        assert!(!d.wants_device(99));
-        assert_eq!(d.wants_device(100), cfg!(feature = "opencl"));
-        assert!(!Dispatch::new(Mode::Off, 0).wants_device(1 << 30));
-        assert_eq!(Dispatch::new(Mode::On, u64::MAX).wants_device(0), cfg!(feature = "opencl"));
-        assert!(!Dispatch::default().wants_device(usize::MAX));
+        assert!(!d.decodes_on_device(99) && !d.sums_on_device(99));
+        assert_eq!(d.decodes_on_device(100), cfg!(feature = "opencl"));
+        assert_eq!(d.sums_on_device(100), cfg!(feature = "opencl"));
+        assert!(!Dispatch::new(Mode::Off, 0).decodes_on_device(1 << 30));
+        assert_eq!(Dispatch::new(Mode::On, u64::MAX).sums_on_device(0), cfg!(feature = "opencl"));
+        assert!(!Dispatch::default().may_use_device());
+    }
+
+    #[test]
+    fn the_prefix_sum_has_its_own_threshold() {
+        // As on an H200: the decode pays from 2^18 words, the prefix sum never.
+        let d = Dispatch::new(Mode::Auto, 1 << 18).with_prefix_min_length(u64::MAX);
+        assert_eq!(d.decodes_on_device(1 << 18), cfg!(feature = "opencl"));
+        assert!(!d.sums_on_device(usize::MAX));
+        assert_eq!(d.may_use_device(), cfg!(feature = "opencl"));
+        let sums_only = Dispatch::new(Mode::Auto, u64::MAX).with_prefix_min_length(10);
+        assert!(!sums_only.decodes_on_device(usize::MAX));
+        assert_eq!(sums_only.sums_on_device(10), cfg!(feature = "opencl"));
+        assert_eq!(sums_only.may_use_device(), cfg!(feature = "opencl"));
+        // `on` ignores both.
+        assert_eq!(Dispatch::new(Mode::On, u64::MAX).with_prefix_min_length(u64::MAX).sums_on_device(2), cfg!(feature = "opencl"));
     }
 
     #[test]

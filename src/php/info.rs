@@ -13,6 +13,7 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
     info_table_row!("Posting format (yioop.format)", current.format.name());
     info_table_row!("OpenCL mode (yioop.opencl)", current.dispatch.mode.name());
     info_table_row!("OpenCL min length (yioop.opencl_min_length)", current.dispatch.min_length.to_string());
+    info_table_row!("OpenCL prefix-sum min length (yioop.opencl_prefix_min_length)", current.dispatch.prefix_min_length.to_string());
     info_table_row!("OpenCL probe time limit (yioop.opencl_probe_timeout)", format!("{} s", settings::probe_timeout().as_secs()));
     opencl_rows(&current.dispatch);
     info_table_end!();
@@ -45,7 +46,7 @@ fn opencl_rows(dispatch: &Dispatch) {
         (None, _) if dispatch.mode == Mode::Off => info_table_row!("OpenCL off because", "yioop.opencl = off"),
         (None, false) if !wanted => info_table_row!(
             "OpenCL off because",
-            "yioop.opencl = auto and no list reaches yioop.opencl_min_length (OpenCL was slower at every length measured on this build's reference machine; php bench/opencl-calibrate.php measures this one)"
+            "yioop.opencl = auto and no list reaches yioop.opencl_min_length or yioop.opencl_prefix_min_length (OpenCL was slower at every length measured on this build's reference machine; php bench/opencl-calibrate.php measures this one)"
         ),
         _ => {}
     }

@@ -15,15 +15,17 @@ const PER_DIR: IniEntryPermission = IniEntryPermission::PerDir.union(IniEntryPer
 pub const FORMAT: &CStr = c"yioop.format";
 pub const OPENCL: &CStr = c"yioop.opencl";
 pub const OPENCL_MIN_LENGTH: &CStr = c"yioop.opencl_min_length";
+pub const OPENCL_PREFIX_MIN_LENGTH: &CStr = c"yioop.opencl_prefix_min_length";
 pub const OPENCL_PROBE_TIMEOUT: &CStr = c"yioop.opencl_probe_timeout";
 
 /// Seconds; as `crate::codec::opencl::DEFAULT_PROBE_LIMIT`.
 const DEFAULT_PROBE_TIMEOUT: u64 = 60;
 
-static INI_ENTRIES: IniEntryDefs<5> = IniEntryDefs::new([
+static INI_ENTRIES: IniEntryDefs<6> = IniEntryDefs::new([
     IniEntryDef::new(FORMAT, c"2019", PER_DIR),
     IniEntryDef::new(OPENCL, c"auto", PER_DIR),
     IniEntryDef::new(OPENCL_MIN_LENGTH, crate::codec::backend::DEFAULT_MIN_LENGTH_INI, PER_DIR),
+    IniEntryDef::new(OPENCL_PREFIX_MIN_LENGTH, crate::codec::backend::DEFAULT_MIN_LENGTH_INI, PER_DIR),
     IniEntryDef::new(OPENCL_PROBE_TIMEOUT, c"60", PER_DIR),
     IniEntryDef::end(),
 ]);
@@ -69,12 +71,15 @@ impl Settings {
     pub fn read() -> Settings {
         let format = Format::parse(&ini_value(FORMAT)).unwrap_or(Format::Y2019);
         let mode = Mode::parse(&ini_value(OPENCL)).unwrap_or(Mode::Auto);
-        let min_length = ini_value(OPENCL_MIN_LENGTH)
-            .trim()
-            .parse::<u64>()
-            .unwrap_or(crate::codec::backend::DEFAULT_MIN_LENGTH);
-        Settings { format, dispatch: Dispatch::new(mode, min_length) }
+        let dispatch = Dispatch::new(mode, length_setting(OPENCL_MIN_LENGTH))
+            .with_prefix_min_length(length_setting(OPENCL_PREFIX_MIN_LENGTH));
+        Settings { format, dispatch }
     }
+}
+
+/// A length setting; the default (never) where it is not a count.
+fn length_setting(name: &CStr) -> u64 {
+    ini_value(name).trim().parse::<u64>().unwrap_or(crate::codec::backend::DEFAULT_MIN_LENGTH)
 }
 
 thread_local! {
@@ -110,9 +115,11 @@ pub fn startup_problems() -> Vec<String> {
     if Mode::parse(&mode).is_none() {
         problems.push(format!("yioop.opencl: unknown value '{mode}', using auto (known: auto, on, off)"));
     }
-    let min_length = ini_value(OPENCL_MIN_LENGTH);
-    if min_length.trim().parse::<u64>().is_err() {
-        problems.push(format!("yioop.opencl_min_length: '{min_length}' is not a count, using the default"));
+    for name in [OPENCL_MIN_LENGTH, OPENCL_PREFIX_MIN_LENGTH] {
+        let value = ini_value(name);
+        if value.trim().parse::<u64>().is_err() {
+            problems.push(format!("{}: '{value}' is not a count, using the default", name.to_string_lossy()));
+        }
     }
     let timeout = ini_value(OPENCL_PROBE_TIMEOUT);
     if probe_timeout_seconds(&timeout).is_none() {

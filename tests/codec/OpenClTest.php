@@ -49,7 +49,24 @@ class OpenClTest extends TestCase
         $info = self::info();
         $this->assertSame(self::mode(), $info['OpenCL mode (yioop.opencl)']);
         $this->assertSame(ini_get('yioop.opencl_min_length'), $info['OpenCL min length (yioop.opencl_min_length)']);
+        $this->assertSame(ini_get('yioop.opencl_prefix_min_length'),
+            $info['OpenCL prefix-sum min length (yioop.opencl_prefix_min_length)']);
         $this->assertArrayHasKey('OpenCL context', $info);
+    }
+
+    /** The decode's and the prefix sum's thresholds are read apart (a GPU pays for one only). */
+    public function testDecodeAndPrefixSumThresholdsAreSeparate(): void
+    {
+        $code = 'ob_start(); phpinfo(INFO_MODULES); $t = ob_get_clean();'
+            . ' preg_match_all("/^OpenCL (?:prefix-sum )?min length \\(([a-z_.]+)\\) => (.*)$/m", $t, $m);'
+            . ' echo json_encode(array_combine($m[1], $m[2]));';
+        $cmd = [PHP_BINARY, '-n', '-d', 'extension=' . LoadedExtension::path(), '-d', 'yioop.opencl=off',
+            '-d', 'yioop.opencl_min_length=262144', '-d', 'yioop.opencl_prefix_min_length=7', '-r', $code];
+        $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        $out = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
+        proc_close($proc);
+        $this->assertSame(['yioop.opencl_min_length' => '262144', 'yioop.opencl_prefix_min_length' => '7'],
+            json_decode($out, true), $out);
     }
 
     public function testWithoutADriverPhpinfoSaysWhyOpenClIsOff(): void

@@ -61,7 +61,7 @@ impl DecodedList {
 /// device.
 fn device_length(first: i64, last: i64, dispatch: &Dispatch) -> Option<i64> {
     let words = last.checked_sub(first)?.checked_add(1)?;
-    (first >= 0 && words > 0 && dispatch.wants_device(words as usize)).then_some(words)
+    (first >= 0 && words > 0 && dispatch.decodes_on_device(words as usize)).then_some(words)
 }
 
 /// Each posting of `bytes` (whose first word is word `first`) as framed

@@ -6,7 +6,7 @@ use crate::php::runtime::convert::{
     type_error, type_name, value_error, Fallible, Values,
 };
 use crate::php::runtime::zval::{array_zval, long_of, long_zval};
-use crate::php::runtime::arrays as packed;
+use crate::php::runtime::arrays;
 use crate::codec::modified9::{self, NeverReturns, PostString, Reached};
 use crate::php_semantics::num::{self, Num};
 use crate::codec::backend::Dispatch;
@@ -135,7 +135,7 @@ pub(super) fn int_deltas(slots: &[Zval]) -> Option<Zval> {
         let previous = if i == 0 { 0 } else { long_of(&slots[i - 1]).unwrap_or(0) };
         long_zval(long_of(&slots[i]).unwrap_or(0) - previous)
     };
-    Some(array_zval(packed::list_of(slots.len(), delta)))
+    Some(array_zval(arrays::list_of(slots.len(), delta)))
 }
 
 /// The ints Yioop's encoder would work on. Floats from 2^62 up would make it
@@ -206,7 +206,7 @@ pub(super) fn set_num(target: &mut Zval, n: Num) {
 }
 
 pub(super) fn pair(first: Zval, second: Zval) -> Zval {
-    array_zval(packed::pair_of(first, second))
+    array_zval(arrays::pair_of(first, second))
 }
 
 /// `[doc_index, positions]` from a decoded posting, built straight into PHP
@@ -215,7 +215,7 @@ pub(super) fn pair(first: Zval, second: Zval) -> Zval {
 /// the dispatched path where a posting this long may go to the device.
 pub(super) fn posting_zval(format: posting::Format, dispatch: &Dispatch, words: &[u8], dedelta: bool) -> Zval {
     let most_elements = words.len() / 4 * 24;
-    if dispatch.wants_device(most_elements) {
+    if dispatch.decodes_on_device(words.len() / 4) || dispatch.sums_on_device(most_elements) {
         return with_decoded(dispatch, words, |decoded| dispatched_posting_zval(format, dispatch, decoded, dedelta));
     }
     posting::with_posting(format, words, dedelta, |doc_index, positions| {
@@ -224,7 +224,7 @@ pub(super) fn posting_zval(format: posting::Format, dispatch: &Dispatch, words: 
 }
 
 pub(super) fn dispatched_posting_zval(format: posting::Format, dispatch: &Dispatch, decoded: &[u32], dedelta: bool) -> Zval {
-    let on_device = dedelta && dispatch.wants_device(decoded.len());
+    let on_device = dedelta && dispatch.sums_on_device(decoded.len());
     let (doc_index, positions) = posting::split_posting(format, decoded, dedelta && !on_device);
     let doc_index = doc_index.map_or_else(Zval::null, long_zval);
     let positions = if on_device {

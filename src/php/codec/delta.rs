@@ -7,7 +7,7 @@ use crate::php::runtime::convert::{
 };
 use crate::php::runtime::function::{Handler, Param, Signature};
 use crate::php::runtime::zval::{array_zval, long_of, long_zval};
-use crate::php::runtime::arrays as packed;
+use crate::php::runtime::arrays;
 use crate::php::settings;
 use crate::php_semantics::num::{self, Num};
 use ext_php_rs::flags::DataType;
@@ -22,7 +22,7 @@ pub(super) fn delta_list(list: &Zval) -> Fallible<Zval> {
     let Some(list) = iterable_arg(list, "deltaList", "list")? else {
         return Ok(int_list(std::iter::empty()));
     };
-    if let Some(deltas) = packed::slots(list).and_then(int_deltas) {
+    if let Some(deltas) = arrays::slots(list).and_then(int_deltas) {
         return Ok(deltas);
     }
     Ok(match delta_values(list)? {
@@ -41,7 +41,7 @@ pub(super) fn de_delta_list(delta_list: &mut Zval) -> Fallible<()> {
         return Ok(());
     }
     let type_name = type_name(delta_list);
-    let Some(array) = packed::separate(delta_list) else {
+    let Some(array) = arrays::separate(delta_list) else {
         return Err(type_error(format!(
             "count(): Argument #1 ($value) must be of type Countable|array, {type_name} given"
         )));
@@ -57,12 +57,12 @@ pub(super) fn de_delta_list(delta_list: &mut Zval) -> Fallible<()> {
 /// it once instead of twice. None if the list is not shared, not all ints,
 /// or a sum overflows: the in-place path handles those.
 pub(super) fn summed_copy_of_shared_list(array: &ZendHashTable) -> Option<Zval> {
-    if !packed::is_shared(array) || settings::current().dispatch.wants_device(array.len()) {
+    if !arrays::is_shared(array) || settings::current().dispatch.sums_on_device(array.len()) {
         return None;
     }
-    let slots = packed::slots(array)?;
+    let slots = arrays::slots(array)?;
     let (mut sum, mut exact) = (0i64, true);
-    let list = packed::list_of(slots.len(), |i| {
+    let list = arrays::list_of(slots.len(), |i| {
         // Element 0 stays as it is; each later one becomes itself plus the sum so far.
         let value = long_of(&slots[i]);
         let next = if i == 0 { value } else { value.and_then(|v| v.checked_add(sum)) };
@@ -79,13 +79,13 @@ pub(super) fn summed_copy_of_shared_list(array: &ZendHashTable) -> Option<Zval> 
 /// from the first element that is not an int or whose sum overflows.
 pub(super) fn de_delta_sequential(array: &mut ZendHashTable) -> Fallible<()> {
     let dispatch = settings::current().dispatch;
-    let Some(slots) = packed::slots_mut(array) else {
+    let Some(slots) = arrays::slots_mut(array) else {
         return de_delta_by_key(array);
     };
-    if dispatch.wants_device(slots.len()) {
+    if dispatch.sums_on_device(slots.len()) {
         if let Some(mut ints) = slots.iter().map(long_of).collect::<Option<Vec<i64>>>() {
             if dispatch.de_delta(&mut ints).is_ok() {
-                slots.iter_mut().zip(ints).for_each(|(slot, v)| packed::set_long_in_place(slot, v));
+                slots.iter_mut().zip(ints).for_each(|(slot, v)| arrays::set_long_in_place(slot, v));
                 return Ok(());
             }
         }
@@ -104,13 +104,13 @@ pub(super) fn de_delta_ints_in_place(slots: &mut [Zval]) -> usize {
     let Some(mut sum) = slots.first().and_then(long_of) else { return 1 };
     let mut i = 1;
     while i < slots.len() {
-        if i % packed::SLOTS_PER_LINE == 0 {
-            packed::prefetch_ahead(slots, i);
+        if i % arrays::SLOTS_PER_LINE == 0 {
+            arrays::prefetch_ahead(slots, i);
         }
         match long_of(&slots[i]).and_then(|v| v.checked_add(sum)) {
             Some(next) => {
                 sum = next;
-                packed::set_long_in_place(&mut slots[i], next);
+                arrays::set_long_in_place(&mut slots[i], next);
             }
             None => return i,
         }

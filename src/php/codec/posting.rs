@@ -8,7 +8,7 @@ use crate::php::runtime::convert::{
 };
 use crate::php::runtime::function::{Handler, Param, Signature};
 use crate::php::runtime::zval::{array_zval, long_of, long_zval};
-use crate::php::runtime::arrays as packed;
+use crate::php::runtime::arrays;
 use crate::php::settings;
 use crate::codec::modified9::NeverReturns;
 use crate::php_semantics::num::Num;
@@ -43,7 +43,7 @@ pub(crate) fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) 
     // A list of ints, Yioop's case, goes straight to the core; the general
     // path below handles any other array and differences that overflow.
     let packed_ints = with_scratch(|ints, bytes| {
-        let slots = packed::slots(list)?;
+        let slots = arrays::slots(list)?;
         ints.extend(slots.iter().map_while(long_of));
         if ints.len() != slots.len() {
             return None;
@@ -145,7 +145,7 @@ pub(super) fn list_postings(
         .map_err(|NeverReturns| offset_never_returns(function))?;
     set_num(offset, next);
     let mut items = list.into_iter();
-    Ok(array_zval(packed::list_of(items.len(), |_| items.next().unwrap_or_default())))
+    Ok(array_zval(arrays::list_of(items.len(), |_| items.next().unwrap_or_default())))
 }
 
 /// Beyond this many empty postings before the string even starts, a batch
