@@ -130,7 +130,8 @@ __kernel void m9_tile_counts(__global const uchar *bytes, const uint n_words,
 
 /* Step 3: each word's elements at its offset in out. */
 __kernel void m9_decode_tiles(__global const uchar *bytes, const uint n_words,
-                              __global const uint *tile_offsets, __global uint *out) {
+                              __global const uint *tile_offsets, __global uint *out,
+                              const uint count) {
     __local uint offsets[TILE];
     __local uint s[WG];
     __local uint total;
@@ -148,7 +149,10 @@ __kernel void m9_decode_tiles(__global const uchar *bytes, const uint n_words,
     __global uint *tile_out = out + tile_offsets[g];
     for (uint j = 0; j < ITEMS; j++) {
         const size_t w = base + j * WG + lid;
-        if (w < n_words)
+        /* Never past the buffer, whatever a faulty compiler made of the
+         * scans (the host's self-check then refuses the context). */
+        const uint at = tile_offsets[g] + offsets[j * WG + lid];
+        if (w < n_words && at <= count && m9_count(words[j]) <= count - at)
             m9_write(words[j], tile_out + offsets[j * WG + lid]);
     }
 }

@@ -34,7 +34,10 @@ fn device(test: &str) -> Option<&'static OpenClContext> {
 }
 
 /// Contexts with other tiles: GPU-shaped (256 x 8) and tiny (4 x 2, 1 x 1,
-/// 8 x 3) so that short lists cross many tile and chunk boundaries.
+/// 8 x 3) so that short lists cross many tile and chunk boundaries. A tile
+/// the device computes wrongly is refused by the context's self-check
+/// (PoCL 6.0 gets every work group above 1 wrong): that is the only failure
+/// allowed here, and the tile is left out.
 fn tiled(test: &str) -> Vec<&'static OpenClContext> {
     static CONTEXTS: OnceLock<Vec<OpenClContext>> = OnceLock::new();
     if device(test).is_none() {
@@ -44,8 +47,14 @@ fn tiled(test: &str) -> Vec<&'static OpenClContext> {
         .get_or_init(|| {
             [(256, 8), (4, 2), (1, 1), (8, 3)]
                 .into_iter()
-                .map(|tile| {
-                    OpenClContext::with_tile(Some(tile)).expect("a context with another tile")
+                .filter_map(|tile| match OpenClContext::with_tile(Some(tile)) {
+                    Ok(context) => Some(context),
+                    Err(e) => {
+                        let why = format!("{e:#}");
+                        assert!(why.contains("self-check"), "a context with tile {tile:?}: {why}");
+                        println!("tile {tile:?} refused by the self-check: {why}");
+                        None
+                    }
                 })
                 .collect()
         })

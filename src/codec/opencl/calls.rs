@@ -207,7 +207,7 @@ impl OpenClContext {
         Ok(())
     }
 
-    fn tile(&self) -> usize {
+    pub(super) fn tile(&self) -> usize {
         self.work_group * self.items
     }
 
@@ -278,6 +278,10 @@ impl OpenClContext {
         let mut count = [0u32];
         total.read(&mut count[..]).queue(q).enq()?;
         let count = count[0] as usize;
+        if count > 24 * n_words {
+            // No word holds more than 24 elements: the scan went wrong.
+            return Err(Error::Device(format!("the device counted {count} elements in {n_words} words")));
+        }
         if count == 0 {
             return Ok(()); // every word was an empty one
         }
@@ -289,6 +293,7 @@ impl OpenClContext {
                 ArgVal::scalar(&n),
                 ArgVal::mem(tile_sums.as_core()),
                 ArgVal::mem(output.as_core()),
+                ArgVal::scalar(&(count as u32)),
             ],
         )?;
         self.enqueue(q, &k.m9_decode_tiles, tiles)?;

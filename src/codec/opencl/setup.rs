@@ -68,7 +68,7 @@ impl OpenClContext {
         let (work_group, items) = tile_for(&device, device_type, tile);
         let (program, kernels, work_group, max_work_group) =
             build(&context, &device, work_group, items).with_context(|| format!("on {where_}"))?;
-        Ok(OpenClContext {
+        let made = OpenClContext {
             pid: std::process::id(),
             platform_name,
             device_name,
@@ -84,8 +84,40 @@ impl OpenClContext {
             zero_copy_inputs: device_type == "CPU",
             max_work_group,
             probe: String::new(),
-        })
+        };
+        made.self_check().with_context(|| format!("on {where_}, work groups of {work_group} x {items}"))?;
+        Ok(made)
     }
+
+    /// Runs both kernels' scans on lists that cross several tiles and
+    /// compares them with the scalar path: a compiler that gets the scans
+    /// wrong (PoCL 6.0 does for work groups above 1) is refused here, and
+    /// every call then runs scalar, rather than giving wrong answers.
+    fn self_check(&self) -> anyhow::Result<()> {
+        let n = 3 * self.tile() + 5;
+        let list: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 1000 - 300).collect();
+        let mut on_device = list.clone();
+        self.de_delta_list(&mut on_device).context("the self-check's prefix sum failed")?;
+        let mut scalar = list;
+        crate::codec::delta::de_delta_list(&mut scalar).expect("small sums do not overflow");
+        if on_device != scalar {
+            return Err(anyhow!("the device's prefix sum differs from the scalar loop (self-check)"));
+        }
+        let words: Vec<u8> = (0..n as u32).flat_map(|i| self_check_word(i).to_be_bytes()).collect();
+        let (mut on_device, mut scalar) = (Vec::new(), Vec::new());
+        self.decode_words(&words, &mut on_device).context("the self-check's decode failed")?;
+        crate::codec::modified9::decode_words(&words, &mut scalar);
+        if on_device != scalar {
+            return Err(anyhow!("the device's decode differs from the scalar decode (self-check)"));
+        }
+        Ok(())
+    }
+}
+
+/// An arbitrary word for the self-check (any word decodes): a hash of `i`,
+/// so the selectors, and with them the element counts, vary.
+fn self_check_word(i: u32) -> u32 {
+    (i ^ 0x9E37_79B9).wrapping_mul(0x85EB_CA6B).rotate_left(i % 32)
 }
 
 /// Builds the program; if some kernel cannot run work groups that large,
