@@ -34,7 +34,7 @@ function withoutExtension(): array
 {
     $dir = sys_get_temp_dir() . "/yioop-fidelity-ini-" . getmypid();
     @mkdir($dir);
-    foreach (glob("/etc/php/8.2/cli/conf.d/*.ini") as $ini) {
+    foreach (glob(PHP_CONFIG_FILE_SCAN_DIR . "/*.ini") as $ini) {
         if (!str_contains($ini, "yioop")) {
             copy($ini, "$dir/" . basename($ini));
         }
