@@ -30,7 +30,7 @@ class BatchTest extends TestCase
     }
 
     /** Every posting string in the recorded unpackPosting vectors. */
-    public function vectorStrings(): iterable
+    public static function vectorStrings(): iterable
     {
         $format = ini_get('yioop.format') ?: '2019';
         $lines = file(Vectors::files($format)["unpackPosting"]);

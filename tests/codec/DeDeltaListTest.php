@@ -11,7 +11,7 @@ use PHPUnit\Framework\TestCase;
  */
 class DeDeltaListTest extends TestCase
 {
-    public function lists(): iterable
+    public static function lists(): iterable
     {
         yield 'ints' => [[3, 0, 7, 400, 1]];
         yield 'empty' => [[]];

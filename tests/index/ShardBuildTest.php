@@ -21,7 +21,7 @@ class ShardBuildTest extends TestCase
         return json_decode(file_get_contents(__DIR__ . "/../fixtures/shard/build.json"), true);
     }
 
-    public function recordedSequences(): iterable
+    public static function recordedSequences(): iterable
     {
         foreach (array_keys(self::recording()["sequences"]) as $name) {
             yield $name => [$name];

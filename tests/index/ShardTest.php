@@ -15,7 +15,7 @@ use PHPUnit\Framework\TestCase;
  */
 class ShardTest extends TestCase
 {
-    public function recordedCalls(): iterable
+    public static function recordedCalls(): iterable
     {
         foreach (glob(__DIR__ . "/../fixtures/shard/shard-*.json") as $json) {
             $recording = json_decode(file_get_contents($json), true);

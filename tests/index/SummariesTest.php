@@ -54,7 +54,7 @@ class SummariesTest extends TestCase
         return $file;
     }
 
-    public function recordedCalls(): iterable
+    public static function recordedCalls(): iterable
     {
         foreach (self::recording()["calls"] as $i => $call) {
             yield "$i {$call['archive']} @{$call['offset']} x{$call['num']}"
@@ -145,7 +145,7 @@ class SummariesTest extends TestCase
         throw new \LogicException("no good call recorded");
     }
 
-    public function declines(): iterable
+    public static function declines(): iterable
     {
         $other = new class {
         };
