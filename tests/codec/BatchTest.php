@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 /**
@@ -41,6 +42,7 @@ class BatchTest extends TestCase
     }
 
     /** @dataProvider vectorStrings */
+    #[DataProvider('vectorStrings')]
     public function testBatchEqualsLoopOnRecordedPostings(string $postings, int $offset): void
     {
         $this->assertSameAsLoop($postings, $offset);

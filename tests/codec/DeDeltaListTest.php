@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 /**
@@ -23,6 +24,7 @@ class DeDeltaListTest extends TestCase
     }
 
     /** @dataProvider lists */
+    #[DataProvider('lists')]
     public function testSharedAndOwnedListsGiveTheSameSums(array $list): void
     {
         $owned = self::fresh($list);
@@ -37,6 +39,7 @@ class DeDeltaListTest extends TestCase
     }
 
     /** @dataProvider lists */
+    #[DataProvider('lists')]
     public function testSumsMatchYioopsLoop(array $list): void
     {
         $expected = self::fresh($list);

@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 require_once __DIR__ . "/../support/dictionary/state.php";
@@ -178,6 +179,7 @@ class DictionaryTest extends TestCase
     }
 
     /** @dataProvider declinedCalls */
+    #[DataProvider('declinedCalls')]
     public function testDeclinesChangeNothing(\Closure $change): void
     {
         $dictionary = $this->dictionary();

@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 use function YioopCodec\Fidelity\runScenario;
 
@@ -67,6 +68,7 @@ class FidelityTest extends TestCase
     }
 
     /** @dataProvider scenarioNames */
+    #[DataProvider('scenarioNames')]
     public function testNativeCallsDoWhatYioopDid(string $name): void
     {
         $scenario = \YioopCodec\Fidelity\scenarios()[$name];

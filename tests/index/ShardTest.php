@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 /**
@@ -26,6 +27,7 @@ class ShardTest extends TestCase
     }
 
     /** @dataProvider recordedCalls */
+    #[DataProvider('recordedCalls')]
     public function testNativeCallReturnsWhatYioopReturned(string $file, array $call, array $constants): void
     {
         self::defineYioopConstants($constants);

@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 require_once __DIR__ . "/../support/archive/stand-ins.php";
@@ -63,6 +64,7 @@ class SummariesTest extends TestCase
     }
 
     /** @dataProvider recordedCalls */
+    #[DataProvider('recordedCalls')]
     public function testNativeCallGivesWhatYioopGave(array $call): void
     {
         $file = self::archiveFile($call["archive"]);
@@ -177,6 +179,7 @@ class SummariesTest extends TestCase
     }
 
     /** @dataProvider declines */
+    #[DataProvider('declines')]
     public function testDeclinesWhatItDoesNotReproduce(callable $archive, ?callable $handle): void
     {
         $call = self::goodCall();
