@@ -26,9 +26,13 @@ if [ -z "${LIBCLANG_PATH:-}" ] && command -v clang >/dev/null; then
     unset clang_lib
 fi
 
+# The binding layer reads php-src's internals as 8.2 to 8.4 lay them out
+# (8.2's packed arrays of zvals, for one): refuse others here, plainly,
+# rather than fail deep in the build or misread memory at run time.
 case "$php_version" in
     8.2|8.4) ;;
-    8.1|8.3) echo "note: PHP $php_version is supported by ext-php-rs but not tested here (8.2 and 8.4 are)" >&2 ;;
-    *) echo "note: PHP $php_version is not a version this extension supports (8.1 to 8.4;" \
-        "8.2 and 8.4 tested); the build refuses versions ext-php-rs does not know" >&2 ;;
+    8.3) echo "note: PHP 8.3 should work but is not tested here (8.2 and 8.4 are)" >&2 ;;
+    *) echo "PHP $php_version is not supported: yioop_codec builds for PHP 8.2 to 8.4" \
+        "(8.2 and 8.4 tested)" >&2
+       exit 1 ;;
 esac
