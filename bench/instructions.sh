@@ -13,7 +13,7 @@ calls=20000 # POSTINGS in the script
 # PHP's ini files minus an installed yioop_codec, as tests/run.sh does.
 scan_dir=$(mktemp -d)
 trap 'rm -rf "$scan_dir"' EXIT
-for ini in /etc/php/8.2/cli/conf.d/*.ini; do
+for ini in "$(php -r 'echo PHP_CONFIG_FILE_SCAN_DIR;')"/*.ini; do
     case "$ini" in *yioop*) ;; *) cp "$ini" "$scan_dir/" ;; esac
 done
 

@@ -38,7 +38,7 @@ function iniWithoutYioop(string $tmp): string
 {
     $dir = "$tmp/conf.d";
     mkdir($dir);
-    foreach (glob("/etc/php/8.2/cli/conf.d/*.ini") as $ini) {
+    foreach (glob(PHP_CONFIG_FILE_SCAN_DIR . "/*.ini") as $ini) {
         if (!str_contains($ini, "yioop")) {
             copy($ini, "$dir/" . basename($ini));
         }

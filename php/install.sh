@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Set-up, step 1 of 2: system packages, a release build, and yioop_codec.so
 # installed into PHP's extension directory and enabled (php --ri yioop).
-# Debian 12 with Rust; run as root (or with sudo).
+# Debian 12 (PHP 8.2) or Debian 13 (PHP 8.4) with Rust; run as root (or with
+# sudo). The distribution's own PHP is used; its version, ini and extension
+# directories are asked of php and php-config.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# php8.2-fpm and libfcgi-bin (cgi-fcgi): tests/fpm.php runs workers under php-fpm.
-packages=(php8.2-cli php8.2-dev php8.2-fpm libfcgi-bin phpunit clang libclang-dev ocl-icd-opencl-dev
-    pocl-opencl-icd clinfo valgrind)
+# php-fpm and libfcgi-bin (cgi-fcgi): tests/fpm.php runs workers under php-fpm.
+# build-essential: cc links the crate and builds libdeflate.
+packages=(php-cli php-dev php-fpm libfcgi-bin phpunit build-essential clang libclang-dev
+    ocl-icd-opencl-dev pocl-opencl-icd clinfo valgrind)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -17,12 +20,13 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi
 
+. php/build-env.sh
 cargo build --release
 
 ext_dir=$(php-config --extension-dir)
-install -m 0644 target/release/libyioop_codec.so "$ext_dir/yioop_codec.so"
+install -m 0644 "$target_dir/release/libyioop_codec.so" "$ext_dir/yioop_codec.so"
 
 # Debian's way to enable a module for every SAPI: mods-available + phpenmod.
-echo "extension=yioop_codec.so" > /etc/php/8.2/mods-available/yioop.ini
-phpenmod -v 8.2 yioop
+echo "extension=yioop_codec.so" > "$php_etc/mods-available/yioop.ini"
+phpenmod -v "$php_version" yioop
 php --ri yioop

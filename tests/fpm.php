@@ -1,9 +1,10 @@
 <?php
-// php-fpm as an operator runs it: this checkout's build in a php8.2-fpm
-// master started (and stopped, by pid) here, workers as an unprivileged
-// user under fpm's default environment (clear_env: no PATH; HOME is the
-// user's home), on unix sockets in a temporary directory, pm.max_requests
-// recycling them. Requests go through cgi-fcgi.
+// php-fpm as an operator runs it: this checkout's build in a php-fpmX.Y
+// master (X.Y: the version of the PHP running this) started (and stopped, by
+// pid) here, workers as an unprivileged user under fpm's default environment
+// (clear_env: no PATH; HOME is the user's home), on unix sockets in a
+// temporary directory, pm.max_requests recycling them. Requests go through
+// cgi-fcgi.
 //
 // Checks: every worker replays the recorded vectors right with OpenCL off,
 // auto and on; each reports a live context or an explicit reason; with the
@@ -241,7 +242,9 @@ function removeTree(string $path): void
 
 $root = dirname(__DIR__);
 $so = $argv[1] ?? "$root/target/release/libyioop_codec.so";
-$fpmBinary = need('php-fpm8.2');
+// Debian's php-fpmX.Y and /etc/php/X.Y of the PHP running this script.
+$phpVersion = PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION;
+$fpmBinary = need("php-fpm$phpVersion");
 need('cgi-fcgi');
 need('timeout');
 if (!is_file($so)) {
@@ -296,14 +299,14 @@ chown("$dir/pocl-cache", $user);
 $pools = pools($dir, "$dir/pocl-cache");
 file_put_contents("$dir/fpm.conf", fpmConfig($dir, $pools, $user, $group));
 mkdir("$dir/conf.d");
-foreach (glob('/etc/php/8.2/fpm/conf.d/*.ini') ?: [] as $ini) {
+foreach (glob("/etc/php/$phpVersion/fpm/conf.d/*.ini") ?: [] as $ini) {
     if (!str_contains($ini, 'yioop')) {
         copy($ini, "$dir/conf.d/" . basename($ini));
     }
 }
 
 $master = proc_open(
-    [$fpmBinary, '--nodaemonize', '--fpm-config', "$dir/fpm.conf", '-c', '/etc/php/8.2/fpm/php.ini',
+    [$fpmBinary, '--nodaemonize', '--fpm-config', "$dir/fpm.conf", '-c', "/etc/php/$phpVersion/fpm/php.ini",
         '-d', "extension=$so"],
     [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$dir/fpm.out", 'w'], 2 => ['file', "$dir/fpm.out", 'a']],
     $pipes, null, ['PHP_INI_SCAN_DIR' => "$dir/conf.d", 'PATH' => getenv('PATH') ?: '/usr/bin:/bin']

@@ -4,17 +4,18 @@
 # has: both posting formats, OpenCL forced on, and OpenCL unavailable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. php/build-env.sh
 
 cargo build --release
 cargo test --release
 
-so="$PWD/target/release/libyioop_codec.so"
+so="$target_dir/release/libyioop_codec.so"
 # PHP's own ini files, minus an installed yioop_codec, so that exactly this
 # build is loaded.
 scan_dir=$(mktemp -d)
 trap 'rm -rf "$scan_dir" "$no_icd"' EXIT
 no_icd=$(mktemp -d)
-for ini in /etc/php/8.2/cli/conf.d/*.ini; do
+for ini in "$php_etc"/cli/conf.d/*.ini; do
     case "$ini" in *yioop*) ;; *) cp "$ini" "$scan_dir/" ;; esac
 done
 

@@ -20,6 +20,7 @@
 # array it was passed by reference.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. php/build-env.sh
 
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2; }
 
@@ -33,7 +34,7 @@ mkdir -p "$logs"
 # build is loaded.
 scan_dir=$(mktemp -d)
 trap 'rm -rf "$scan_dir"' EXIT
-for ini in /etc/php/*/cli/conf.d/*.ini; do
+for ini in "$php_etc"/cli/conf.d/*.ini; do
     case "$ini" in *yioop*) ;; *) cp "$ini" "$scan_dir/" ;; esac
 done
 

@@ -13,7 +13,7 @@ so=$(realpath "${2:-target/release/libyioop_codec.so}")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/conf.d" "$tmp/plain" "$tmp/switched"
-for ini in /etc/php/8.2/cli/conf.d/*.ini; do
+for ini in "$(php -r 'echo PHP_CONFIG_FILE_SCAN_DIR;')"/*.ini; do
     case "$ini" in *yioop*) ;; *) cp "$ini" "$tmp/conf.d/" ;; esac
 done
 cp -r "$YIOOP_DIR/src" "$tmp/plain/"

@@ -31,7 +31,7 @@ writeProfile($work_dir);
 bootYioop($yioop_src, $work_dir);
 define("seekquarry\\yioop\\configs\\UNIT_TEST_MODE", true);
 require "$yioop_src/executables/QueueServer.php";
-set_error_handler(fn() => true); // Yioop's handler prints PHP 8.2 deprecations
+set_error_handler(fn() => true); // Yioop's handler prints PHP 8.2+ deprecations
 ini_set("memory_limit", QUEUE_SERVER_MEMORY_LIMIT); // as QueueServer runs
 
 $server = queueServer(CRAWL_TIMESTAMP);

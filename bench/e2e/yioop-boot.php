@@ -23,7 +23,7 @@ function bootYioop(string $yioop_src, string $work_dir): void
         @mkdir("$work_dir/$dir");
     }
     require "$yioop_src/configs/Config.php";
-    // Yioop's own handler prints PHP 8.2's dynamic-property deprecations.
+    // Yioop's own handler prints PHP 8.2+'s dynamic-property deprecations.
     set_error_handler(fn() => true);
     $_SERVER["NO_LOGGING"] = true; // crawlLog progress lines are not results
 }

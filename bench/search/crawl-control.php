@@ -23,7 +23,7 @@ use seekquarry\yioop\models\CrawlModel;
 [, $tree, $command] = $argv + [2 => ""];
 require "$tree/src/library/Utility.php";
 require "$tree/src/library/LocaleFunctions.php";
-set_error_handler(fn() => true); // Yioop's handler prints PHP 8.2 deprecations
+set_error_handler(fn() => true); // Yioop's handler prints PHP 8.2+ deprecations
 $_SERVER["NO_LOGGING"] = true;
 $model = new CrawlModel();
 switch ($command) {

@@ -27,6 +27,8 @@
 
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
+use PHPUnit\Framework\Attributes\Group;
 use PHPUnit\Framework\TestCase;
 
 final class BadInputTest extends TestCase
@@ -85,12 +87,14 @@ final class BadInputTest extends TestCase
     }
 
     /** @dataProvider recordedCases */
+    #[DataProvider('recordedCases')]
     public function testRecordedCase(string $fn, array $args, array $expect): void
     {
         $this->check($fn, $fn, $args, $expect);
     }
 
     /** @dataProvider namespacedCases */
+    #[DataProvider('namespacedCases')]
     public function testNamespacedRegistration(string $fn, array $args, array $expect): void
     {
         $this->check(Vectors::NS . '\\' . $fn, $fn, $args, $expect);
@@ -407,6 +411,7 @@ final class BadInputTest extends TestCase
     private const HUGE_ENCODED = [7729232, 'a941c279c3601c806b39b4014242b0a181018b55'];
 
     /** @group huge */
+    #[Group('huge')]
     public function testPackPostingHugeList(): void
     {
         $positions = self::hugePositions();
@@ -417,6 +422,7 @@ final class BadInputTest extends TestCase
     }
 
     /** @group huge */
+    #[Group('huge')]
     public function testUnpackPostingHugeList(): void
     {
         $positions = self::hugePositions();
@@ -436,6 +442,7 @@ final class BadInputTest extends TestCase
     }
 
     /** @group huge */
+    #[Group('huge')]
     public function testDeltaListHugeList(): void
     {
         $positions = self::hugePositions();
@@ -444,6 +451,7 @@ final class BadInputTest extends TestCase
     }
 
     /** @group huge */
+    #[Group('huge')]
     public function testDeDeltaListHugeList(): void
     {
         $deltas = self::hugeDeltas();
@@ -452,6 +460,7 @@ final class BadInputTest extends TestCase
     }
 
     /** @group huge */
+    #[Group('huge')]
     public function testEncodeModified9HugeList(): void
     {
         $deltas = self::hugeDeltas();
@@ -462,6 +471,7 @@ final class BadInputTest extends TestCase
     }
 
     /** @group huge */
+    #[Group('huge')]
     public function testDecodeModified9HugeList(): void
     {
         $deltas = self::hugeDeltas();
@@ -478,6 +488,7 @@ final class BadInputTest extends TestCase
     /* ------------------------------------------------------------------ */
 
     /** @group live */
+    #[Group('live')]
     public function testRecordedOutcomesAgainstLiveYioop(): void
     {
         $dir = getenv('YIOOP_DIR') ?: null;

@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 /**
@@ -30,7 +31,7 @@ class BatchTest extends TestCase
     }
 
     /** Every posting string in the recorded unpackPosting vectors. */
-    public function vectorStrings(): iterable
+    public static function vectorStrings(): iterable
     {
         $format = ini_get('yioop.format') ?: '2019';
         $lines = file(Vectors::files($format)["unpackPosting"]);
@@ -41,6 +42,7 @@ class BatchTest extends TestCase
     }
 
     /** @dataProvider vectorStrings */
+    #[DataProvider('vectorStrings')]
     public function testBatchEqualsLoopOnRecordedPostings(string $postings, int $offset): void
     {
         $this->assertSameAsLoop($postings, $offset);

@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 /**
@@ -11,7 +12,7 @@ use PHPUnit\Framework\TestCase;
  */
 class DeDeltaListTest extends TestCase
 {
-    public function lists(): iterable
+    public static function lists(): iterable
     {
         yield 'ints' => [[3, 0, 7, 400, 1]];
         yield 'empty' => [[]];
@@ -23,6 +24,7 @@ class DeDeltaListTest extends TestCase
     }
 
     /** @dataProvider lists */
+    #[DataProvider('lists')]
     public function testSharedAndOwnedListsGiveTheSameSums(array $list): void
     {
         $owned = self::fresh($list);
@@ -37,6 +39,7 @@ class DeDeltaListTest extends TestCase
     }
 
     /** @dataProvider lists */
+    #[DataProvider('lists')]
     public function testSumsMatchYioopsLoop(array $list): void
     {
         $expected = self::fresh($list);

@@ -8,6 +8,7 @@
 
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 final class VectorTest extends TestCase
@@ -37,12 +38,14 @@ final class VectorTest extends TestCase
     }
 
     /** @dataProvider globalCases */
+    #[DataProvider('globalCases')]
     public function testGlobalFunction(string $line): void
     {
         $this->replay($line, null);
     }
 
     /** @dataProvider namespacedCases */
+    #[DataProvider('namespacedCases')]
     public function testNamespacedFunction(string $line): void
     {
         $this->replay($line, Vectors::NS);

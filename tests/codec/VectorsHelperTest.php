@@ -8,6 +8,7 @@ declare(strict_types=1);
 
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 final class VectorsHelperTest extends TestCase
@@ -31,6 +32,7 @@ final class VectorsHelperTest extends TestCase
      *
      * @dataProvider vectorFiles
      */
+    #[DataProvider('vectorFiles')]
     public function testEveryLineRoundTrips(string $fn, string $path): void
     {
         $lines = Vectors::lines($path);

@@ -8,6 +8,7 @@ declare(strict_types=1);
 
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 final class RegistrationTest extends TestCase
@@ -65,6 +66,7 @@ final class RegistrationTest extends TestCase
     }
 
     /** @dataProvider functionNames */
+    #[DataProvider('functionNames')]
     public function testFunctionIsRegistered(string $name, string $fn): void
     {
         $this->assertTrue(function_exists($name), "$name is not defined");
@@ -76,6 +78,7 @@ final class RegistrationTest extends TestCase
     }
 
     /** @dataProvider functionNames */
+    #[DataProvider('functionNames')]
     public function testSignature(string $name, string $fn): void
     {
         $this->assertTrue(function_exists($name), "$name is not defined");

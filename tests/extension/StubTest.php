@@ -12,6 +12,7 @@ declare(strict_types=1);
 
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 final class StubTest extends TestCase
@@ -80,6 +81,7 @@ final class StubTest extends TestCase
     }
 
     /** @dataProvider declaredFunctions */
+    #[DataProvider('declaredFunctions')]
     public function testDeclaredFunctionExistsWithTheSameSignature(string $name): void
     {
         $this->assertTrue(function_exists($name), "$name is declared in the stub but not defined");
@@ -138,6 +140,7 @@ final class StubTest extends TestCase
     }
 
     /** @dataProvider declaredFunctions */
+    #[DataProvider('declaredFunctions')]
     public function testDocblockParamTagsNameTheParameters(string $name): void
     {
         $docblock = self::$docblocks[$name] ?? null;

@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 /** An object with the fields Yioop's BloomFilterFile keeps, as the native function reads them. */
@@ -86,6 +87,7 @@ class BloomTest extends TestCase
     }
 
     /** @dataProvider declined */
+    #[DataProvider('declined')]
     public function testDeclinesWhatItLeavesToYioopsPhp(array $changes, $value): void
     {
         $filter = $this->filter($changes);

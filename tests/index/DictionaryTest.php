@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 require_once __DIR__ . "/../support/dictionary/state.php";
@@ -44,6 +45,34 @@ class DictionaryTest extends TestCase
     public static function tearDownAfterClass(): void
     {
         exec("rm -rf " . escapeshellarg(self::$dir));
+    }
+
+    /** Marks where the error-handler stack stood when the test began. */
+    private \Closure $handlerMark;
+
+    protected function setUp(): void
+    {
+        $this->handlerMark = static fn() => false;
+        set_error_handler($this->handlerMark);
+    }
+
+    /**
+     * Leaves the error-handler stack as the test found it: Yioop's reads,
+     * and so the native ones, stack set_error_handler(null) and Yioop's
+     * handler for each file they open, which a request's end would clear.
+     * (PHPUnit 11 checks the stack after each test.)
+     */
+    protected function tearDown(): void
+    {
+        for ($popped = 0; $popped < 100000; $popped++) {
+            $top = set_error_handler(null); // the current handler ...
+            restore_error_handler();
+            restore_error_handler(); // ... taken off
+            if ($top === $this->handlerMark) {
+                return;
+            }
+        }
+        $this->fail("the error handler setUp stacked is gone");
     }
 
     private function dictionary(string $dir = null): DictionaryStandIn
@@ -134,7 +163,7 @@ class DictionaryTest extends TestCase
         }
     }
 
-    public function declinedCalls(): iterable
+    public static function declinedCalls(): iterable
     {
         yield "not a raw id" => [fn(&$args, $d) => $args[1] = false];
         yield "threshold a string" => [fn(&$args, $d) => $args[2] = "5"];
@@ -150,6 +179,7 @@ class DictionaryTest extends TestCase
     }
 
     /** @dataProvider declinedCalls */
+    #[DataProvider('declinedCalls')]
     public function testDeclinesChangeNothing(\Closure $change): void
     {
         $dictionary = $this->dictionary();

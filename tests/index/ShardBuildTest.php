@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 require_once __DIR__ . "/../support/yioop-log-stand-ins.php";
@@ -21,7 +22,7 @@ class ShardBuildTest extends TestCase
         return json_decode(file_get_contents(__DIR__ . "/../fixtures/shard/build.json"), true);
     }
 
-    public function recordedSequences(): iterable
+    public static function recordedSequences(): iterable
     {
         foreach (array_keys(self::recording()["sequences"]) as $name) {
             yield $name => [$name];
@@ -29,6 +30,7 @@ class ShardBuildTest extends TestCase
     }
 
     /** @dataProvider recordedSequences */
+    #[DataProvider('recordedSequences')]
     public function testEachCallLeavesYioopsState(string $name): void
     {
         if ((ini_get('yioop.format') ?: '2019') !== '2019') {

@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 /**
@@ -15,7 +16,7 @@ use PHPUnit\Framework\TestCase;
  */
 class ShardTest extends TestCase
 {
-    public function recordedCalls(): iterable
+    public static function recordedCalls(): iterable
     {
         foreach (glob(__DIR__ . "/../fixtures/shard/shard-*.json") as $json) {
             $recording = json_decode(file_get_contents($json), true);
@@ -26,6 +27,7 @@ class ShardTest extends TestCase
     }
 
     /** @dataProvider recordedCalls */
+    #[DataProvider('recordedCalls')]
     public function testNativeCallReturnsWhatYioopReturned(string $file, array $call, array $constants): void
     {
         self::defineYioopConstants($constants);

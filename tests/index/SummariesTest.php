@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 require_once __DIR__ . "/../support/archive/stand-ins.php";
@@ -54,7 +55,7 @@ class SummariesTest extends TestCase
         return $file;
     }
 
-    public function recordedCalls(): iterable
+    public static function recordedCalls(): iterable
     {
         foreach (self::recording()["calls"] as $i => $call) {
             yield "$i {$call['archive']} @{$call['offset']} x{$call['num']}"
@@ -63,6 +64,7 @@ class SummariesTest extends TestCase
     }
 
     /** @dataProvider recordedCalls */
+    #[DataProvider('recordedCalls')]
     public function testNativeCallGivesWhatYioopGave(array $call): void
     {
         $file = self::archiveFile($call["archive"]);
@@ -145,7 +147,7 @@ class SummariesTest extends TestCase
         throw new \LogicException("no good call recorded");
     }
 
-    public function declines(): iterable
+    public static function declines(): iterable
     {
         $other = new class {
         };
@@ -177,6 +179,7 @@ class SummariesTest extends TestCase
     }
 
     /** @dataProvider declines */
+    #[DataProvider('declines')]
     public function testDeclinesWhatItDoesNotReproduce(callable $archive, ?callable $handle): void
     {
         $call = self::goodCall();

@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 require_once __DIR__ . '/../support/snippets/fuzz-inputs.php';
@@ -140,6 +141,7 @@ class SnippetsTest extends TestCase
     }
 
     /** @dataProvider declined */
+    #[DataProvider('declined')]
     public function testDeclinesLeavingTheStaticsAsTheyWere($text, $words, $length): void
     {
         $before = SnippetsStandIn::statics();

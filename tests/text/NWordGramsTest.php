@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 use seekquarry\yioop\library\BloomFilterFile;
 
@@ -85,6 +86,7 @@ class NWordGramsTest extends TestCase
     }
 
     /** @dataProvider declined */
+    #[DataProvider('declined')]
     public function testDeclinesWhatItLeavesToYioopsPhp($phrase, $lang, $prefix): void
     {
         $before = serialize(NWordGramsStandIn::cached());

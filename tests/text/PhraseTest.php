@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 use seekquarry\yioop\library\BloomFilterFile;
 use seekquarry\yioop\library\NWordGrams;
@@ -125,6 +126,7 @@ class PhraseTest extends TestCase
     }
 
     /** @dataProvider declinedTerms */
+    #[DataProvider('declinedTerms')]
     public function testTermsLeaveToYioopsPhp($text, $lang, $to_string): void
     {
         $before = stemScratch(Tokenizer::class);
@@ -156,6 +158,7 @@ class PhraseTest extends TestCase
     }
 
     /** @dataProvider declinedEntities */
+    #[DataProvider('declinedEntities')]
     public function testEntitiesLeaveToYioopsPhp($text, $lang): void
     {
         $string = $text;

@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 require_once __DIR__ . '/../support/safe_search/stand-ins.php';
@@ -107,6 +108,7 @@ class SafeSearchTest extends TestCase
     }
 
     /** @dataProvider leftToYioop */
+    #[DataProvider('leftToYioop')]
     public function testDeclines($lists, $len, $url): void
     {
         $this->assertNull(\yioop_codec\phrase\computeSafeSearchScore(SafeSearchStandIn::class, $lists, $len, $url));

@@ -1,6 +1,7 @@
 <?php
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 require_once __DIR__ . '/../support/stem/scratch.php';
@@ -60,6 +61,7 @@ class StemTest extends TestCase
     }
 
     /** @dataProvider declined */
+    #[DataProvider('declined')]
     public function testDeclinesWhatItLeavesToYioopsPhp(string $class, $word): void
     {
         \yioop_codec\stem_en\stem(StemStandIn::class, 'abc');

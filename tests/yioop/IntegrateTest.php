@@ -21,6 +21,7 @@ declare(strict_types=1);
 
 namespace YioopCodec\Tests;
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 final class IntegrateTest extends TestCase
@@ -300,6 +301,7 @@ final class IntegrateTest extends TestCase
     }
 
     /** @dataProvider lines */
+    #[DataProvider('lines')]
     public function testApplyIsIdempotentAndRevertRestoresBytes(
         string $line): void
     {
@@ -344,6 +346,7 @@ final class IntegrateTest extends TestCase
     }
 
     /** @dataProvider lines */
+    #[DataProvider('lines')]
     public function testEditWrapsOnlyTheGloballyRegisteredFunctions(
         string $line): void
     {
@@ -379,6 +382,7 @@ final class IntegrateTest extends TestCase
     }
 
     /** @dataProvider lines */
+    #[DataProvider('lines')]
     public function testPhpDefinitionsStillDefinedWithoutExtension(
         string $line): void
     {
@@ -400,6 +404,7 @@ final class IntegrateTest extends TestCase
     }
 
     /** @dataProvider lines */
+    #[DataProvider('lines')]
     public function testCheckWithoutExtensionReportsPhp(string $line): void
     {
         $root = $this->tree(self::utility($line));
@@ -491,6 +496,7 @@ final class IntegrateTest extends TestCase
     }
 
     /** @dataProvider unrecognisedUtilities */
+    #[DataProvider('unrecognisedUtilities')]
     public function testRefusesUnrecognisedUtility(array $change,
         string $message): void
     {
@@ -607,6 +613,7 @@ final class IntegrateTest extends TestCase
      *
      * @dataProvider lines
      */
+    #[DataProvider('lines')]
     public function testForwardersReachNativeFunctions(string $line): void
     {
         $flags = self::extensionFlags();
@@ -919,6 +926,7 @@ final class IntegrateTest extends TestCase
     }
 
     /** @dataProvider lineEnds */
+    #[DataProvider('lineEnds')]
     public function testShardMethodsSwitchedRevertedAndIdempotent(
         string $eol): void
     {
@@ -1224,6 +1232,7 @@ final class IntegrateTest extends TestCase
     }
 
     /** @dataProvider unusableShards */
+    #[DataProvider('unusableShards')]
     public function testUtilitySwitchedWithoutUsableShard(?string $shard,
         string $message): void
     {

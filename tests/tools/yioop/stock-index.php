@@ -28,7 +28,7 @@ require __DIR__ . "/stock-corpus.php";
 require __DIR__ . "/stock-summaries.php";
 require "$yioop/src/library/Utility.php";
 require "$yioop/src/library/LocaleFunctions.php";
-set_error_handler(fn() => true); // Yioop's handler prints PHP 8.2 deprecations
+set_error_handler(fn() => true); // Yioop's handler prints PHP 8.2+ deprecations
 // as QueueServer does; with the CLI's unlimited -1 every batch would start a new generation
 ini_set("memory_limit", QUEUE_SERVER_MEMORY_LIMIT);
 $_SERVER["NO_LOGGING"] = true;

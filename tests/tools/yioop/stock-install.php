@@ -20,7 +20,7 @@
  *     else target/release/libyioop_codec.so);
  *  4. runs Yioop's QueryTool on both for each query and compares exit
  *     status, stdout and stderr byte for byte, except the ELAPSED TIME line
- *     and the blocks Yioop's error handler prints for PHP 8.2 deprecations
+ *     and the blocks Yioop's error handler prints for PHP 8.2+ deprecations
  *     and warnings (Yioop's handler prints them whatever error_reporting
  *     says, and their backtraces name each copy's own files);
  *     or, with --web, serves each copy as an operator does, through nginx
@@ -28,7 +28,7 @@
  *     Yioop's search page for each query, and the next results that page
  *     asks for, by HTTP status and HTML byte for byte, except those error
  *     blocks, the time the search took and each copy's own URL. Needs nginx
- *     and php8.2-fpm (apt-get install -y nginx php8.2-fpm); as root the
+ *     and php-fpm (apt-get install -y nginx php-fpm); as root the
  *     servers' workers run as www-data.
  *
  * --queries=FILE: one query a line, optionally followed by a tab, results

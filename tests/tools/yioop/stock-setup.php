@@ -143,7 +143,7 @@ function switchOver(string $tree, Php $php): string
 }
 
 /**
- * Without the blocks Yioop's error handler prints for PHP 8.2 deprecations
+ * Without the blocks Yioop's error handler prints for PHP 8.2+ deprecations
  * and warnings: it prints them whatever error_reporting says, their
  * backtraces name each copy's own files and lines, and code the extension
  * replaces raises none.

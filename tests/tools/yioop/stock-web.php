@@ -1,7 +1,7 @@
 <?php
 /**
  * stock-install.php --web: Yioop's search page as an operator serves it,
- * nginx in front of php8.2-fpm with opcache, all on 127.0.0.1.
+ * nginx in front of php-fpmX.Y (this PHP's version) with opcache, all on 127.0.0.1.
  *
  * Each copy of the tree gets its own work directory (a copy of the indexed
  * one), whose Profile.php names the copy's own server as NAME_SERVER, set

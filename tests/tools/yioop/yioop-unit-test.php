@@ -64,7 +64,7 @@ function bootYioop(string $yioop, string $work_dir): void
     ini_set('memory_limit', '-1');
     define(CONFIGS . 'WORK_DIRECTORY', $work_dir);
     require "$yioop/src/configs/Config.php";
-    // Yioop's handler prints PHP 8.2's dynamic-property deprecations
+    // Yioop's handler prints PHP 8.2+'s dynamic-property deprecations
     set_error_handler(fn() => true);
     $_SERVER['NO_LOGGING'] = true;
     $_SERVER['LOG_TO_FILES'] = false;
