@@ -16,6 +16,13 @@ use ext_php_rs::error::php_error;
 use ext_php_rs::flags::ErrorType;
 use ext_php_rs::prelude::*;
 
+// The runtime glue reads php-src's internals as PHP 8.2 to 8.4 lay them out
+// (packed arrays, method statics, streams); another PHP fails the build here.
+const _: () = assert!(
+    ext_php_rs::ffi::ZEND_MODULE_API_NO >= 20220829 && ext_php_rs::ffi::ZEND_MODULE_API_NO <= 20240924,
+    "yioop_codec builds for PHP 8.2 to 8.4 (8.2 and 8.4 are tested)"
+);
+
 /// Named `yioop` so that Yioop's own `extension_loaded("yioop")` guards
 /// switch it over to the native functions.
 pub const MODULE_NAME: &str = "yioop";

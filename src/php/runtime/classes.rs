@@ -42,12 +42,12 @@ pub fn static_array(scope: *mut zend_class_entry, name: &'static str) -> Option<
 /// default still a constant expression stays one, not a value the callers
 /// take). php-src's ZEND_MAP_PTR_GET, NTS: the pointer is the table
 /// itself, or (odd) an offset into the compiler globals' map, as opcache
-/// makes it.
+/// makes it (signed: PHP 8.4 also keeps slots below the map's base).
 pub fn live_statics(class: *mut zend_class_entry, lowercase_method: &str) -> Option<&'static HashTable> {
     let op_array = user_method(class, lowercase_method)?;
     let map_ptr = op_array.static_variables_ptr__ptr as usize;
     let live = if map_ptr & 1 == 1 {
-        unsafe { *compiler_globals.map_ptr_base.cast::<u8>().add(map_ptr).cast::<*mut HashTable>() }
+        unsafe { *compiler_globals.map_ptr_base.cast::<u8>().offset(map_ptr as isize).cast::<*mut HashTable>() }
     } else {
         map_ptr as *mut HashTable
     };
