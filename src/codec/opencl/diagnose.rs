@@ -150,9 +150,10 @@ fn during(probe: &Probe) -> String {
 /// A known cause with its fix, where the environment shows one.
 fn cause(probe: &Probe, env: &Environment) -> Option<String> {
     let pocl = probe.platforms.iter().any(|p| p == POCL);
-    let at_launch = probe.stage.as_deref().is_some_and(|s| s.contains("first launch"));
+    // PoCL 3 links kernels at their first launch, PoCL 6 while building the program.
+    let links = probe.stage.as_deref().is_some_and(|s| s.contains("first launch") || s.contains("building the program"));
     let no_device = matches!(&probe.ending, Ending::Failed(chain) if chain.contains("no OpenCL device"));
-    if pocl && at_launch && !env.ld_on_path {
+    if pocl && links && !env.ld_on_path {
         let path = match &env.path {
             Some(p) if !p.is_empty() => format!("PATH={}", p.to_string_lossy()),
             Some(_) => "PATH is empty".into(),
@@ -240,6 +241,17 @@ mod tests {
         assert!(text.contains("aborted (SIGABRT) during the first launch of the decode kernels"), "{text}");
         assert!(text.contains("Executable \"ld\" doesn't exist"), "{text}");
         assert!(!text.contains('\n'));
+    }
+
+    #[test]
+    fn pocl_6_links_while_building_and_gets_the_same_cause() {
+        let output = "error: unable to execute command: Executable \"ld\" doesn't exist!\n\
+                      error: linker command failed with exit code 1 (use -v to see invocation)\n";
+        let p = probe(Ending::Signal(libc::SIGABRT), "building the program", output);
+        let text = reason(&p, &env(false, true));
+        assert!(text.contains("PoCL could not link kernels: no `ld` on PATH"), "{text}");
+        assert!(text.contains("aborted (SIGABRT) during building the program"), "{text}");
+        assert!(!reason(&p, &env(true, true)).contains("no `ld` on PATH"));
     }
 
     #[test]
