@@ -105,6 +105,7 @@ final class MethodFile
                 . "directory's", $copy === null, $loaded);
         }
         if ($copy !== null) {
+            echo $path === null ? '' : "\n";
             $this->checkCopy($copy, "the work directory's copy; Yioop "
                 . "loads it", true, $loaded);
         }
