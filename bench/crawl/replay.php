@@ -99,8 +99,11 @@ function runWorker(string $scan_dir, string $flags, string $src, string $work, s
             . escapeshellarg(dirname($src)) . " " . escapeshellarg("--work-dir=$work") . " 2>&1",
             $out, $rc);
     }
-    if ($rc) {
-        fwrite(STDERR, "could not set up $work:\n" . implode("\n", $out) . "\n");
+    $tokenizer = "$work/app/locale/en_US/resources/Tokenizer.php";
+    if ($rc || ($root !== null
+        && !str_contains((string)@file_get_contents($tokenizer), "yioop-codec:method"))) {
+        fwrite(STDERR, "could not set up $work (or switch $tokenizer):\n" . implode("\n", $out)
+            . "\n");
         exit(2);
     }
     $out = "$work/result.json";
