@@ -7,6 +7,8 @@
  *     php php/yioop-integrate.php /path/to/yioop            (apply)
  *     php php/yioop-integrate.php /path/to/yioop --check    (report only)
  *     php php/yioop-integrate.php /path/to/yioop --revert   (undo)
+ *   each with --work-dir=DIR to name the work directory Yioop uses, which
+ *   is otherwise read from the tree (integrate/WorkDir.php).
  *
  * Two kinds of edit, each only inserting marked text, so --revert gets the
  * original bytes back (backups NAME.yioop-codec.bak are kept as well) and
@@ -16,7 +18,9 @@
  *     (integrate/FunctionPatch.php);
  *   - the methods of integrate/SwitchTable.php, in their Yioop files: a
  *     guard line that hands the call to the native function, for methods
- *     whose code is Yioop's (integrate/MethodPatch.php, Guards.php).
+ *     whose code is Yioop's (integrate/MethodPatch.php, Guards.php); also
+ *     in the work directory's copies of those files (app/..., which Yioop
+ *     loads instead of src/...: its installer copies src/locale there).
  * Without the extension Yioop's PHP runs as before. Pre-3.0 trees
  * (lib/utility.php, no namespaces) are refused: with them the extension
  * is a "Cannot redeclare" fatal error.
@@ -33,7 +37,7 @@ use YioopCodec\Integrate\SwitchTable;
 
 foreach (['errors', 'Tokens', 'Files', 'Patch', 'Guards', 'SwitchTable',
     'CodecLine', 'FunctionScan', 'FunctionPatch', 'UtilityFile',
-    'MethodPatch', 'MethodFile', 'Cli'] as $part) {
+    'MethodPatch', 'MethodFile', 'WorkDir', 'Cli'] as $part) {
     require_once __DIR__ . "/integrate/$part.php";
 }
 

@@ -18,7 +18,8 @@
  *
  * "yioop" runs an unswitched copy of YIOOP_DIR's src/ without the extension,
  * "ext" a copy switched by php/yioop-integrate.php with it; every run is a
- * fresh PHP process on a fresh work directory (bench/crawl/worker.php).
+ * fresh PHP process on a fresh work directory (bench/crawl/worker.php) with
+ * the installer's app/locale, switched too for "ext".
  * Reported: median CPU seconds of the queue server's indexing (taking in
  * the batches, then the crawl's stop: final shard build and dictionary
  * merge), the ratios, and whether every file of the index directory
@@ -53,7 +54,7 @@ for ($r = 0; $r < $repeat; $r++) {
         foreach ($modes as $mode) {
             $flags = JIT_FLAGS[$jit] . ($mode == "ext" ? " -d extension=" . escapeshellarg($so) : "");
             $results[$mode][$jit][] = runWorker($scan_dir, $flags, $trees[$mode], "$tmp/work-$mode-$jit-$r",
-                $batches, $per_generation);
+                $batches, $per_generation, $mode == "ext" ? $root : null);
             fprintf(STDERR, "run %d/%d %s %s done\n", $r + 1, $repeat, $mode, $jit);
         }
     }
@@ -81,11 +82,30 @@ function batchDir(?string $given, ?string $uploads, string $yioop, string $tmp):
     return $dir;
 }
 
-/** One worker process; Yioop's log lines and error output go to its log. */
+/**
+ * One worker process; Yioop's log lines and error output go to its log. Its
+ * work directory has the installer's layout: src/locale copied to app/locale,
+ * where Yioop loads the en_US Tokenizer from; switched by
+ * php/yioop-integrate.php in $root when that is given.
+ */
 function runWorker(string $scan_dir, string $flags, string $src, string $work, string $batches,
-    string $per_generation): array
+    string $per_generation, ?string $root): array
 {
-    mkdir($work);
+    mkdir("$work/app", 0777, true);
+    exec("cp -r " . escapeshellarg("$src/locale") . " " . escapeshellarg("$work/app/locale")
+        . " 2>&1", $out, $rc);
+    if (!$rc && $root !== null) {
+        exec("php " . escapeshellarg("$root/php/yioop-integrate.php") . " "
+            . escapeshellarg(dirname($src)) . " " . escapeshellarg("--work-dir=$work") . " 2>&1",
+            $out, $rc);
+    }
+    $tokenizer = "$work/app/locale/en_US/resources/Tokenizer.php";
+    if ($rc || ($root !== null
+        && !str_contains((string)@file_get_contents($tokenizer), "yioop-codec:method"))) {
+        fwrite(STDERR, "could not set up $work (or switch $tokenizer):\n" . implode("\n", $out)
+            . "\n");
+        exit(2);
+    }
     $out = "$work/result.json";
     $cmd = "PHP_INI_SCAN_DIR=" . escapeshellarg($scan_dir) . " php $flags "
         . escapeshellarg(__DIR__ . "/worker.php") . " " . escapeshellarg($src) . " "

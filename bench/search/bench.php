@@ -46,13 +46,17 @@ function benchIn(string $tmp, string $dir, array $crawl, string $so, array $opti
         $tree = copyTree("$dir/install", "$tmp/" . str_replace("+", "-", $name), "$dir/work");
         $ini = $jit ? JIT_INI : [];
         if ($switched) {
-            $format = switchOver($tree, $plain); // each switched copy, JIT's too
+            // each switched copy, JIT's too, with its own work directory's
+            // app/locale (the en_US Tokenizer Yioop loads)
+            $own_work = ownWorkDirectory($tree, "$dir/work", $plain);
+            $format = switchOver($tree, $plain);
             $ini += ["extension" => $so, "yioop.format" => $format];
         }
         $pool = ["php_admin_value[auto_prepend_file] = " . __DIR__
             . ($options["profile"] ? "/profile.php" : "/quiet.php"),
             "env[SEARCH_BENCH_PROFILE] = $profiles/" . str_replace("+", "-", $name) . ".txt"];
-        $pages->add($name, $tree, "$dir/work", $plain, $ini, $switched, $pool);
+        $pages->add($name, $tree, $switched ? $own_work : "$dir/work", $plain, $ini, $switched,
+            $pool, FPM_CHILDREN, !$switched);
     }
     try {
         $pages->start();

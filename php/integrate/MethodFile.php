@@ -1,7 +1,9 @@
 <?php
 /**
  * The class-method patch on a tree: one Yioop file of the switch table
- * located, edited and reported on by the commands, one line per method.
+ * located, edited and reported on by the commands, one line per method;
+ * in the tree and, where the work directory holds a copy (which Yioop
+ * then loads instead: WorkDir), in that copy too, each copy on its own.
  * The file is optional, and one that cannot be used is reported, not
  * refused (except by --revert).
  */
@@ -41,13 +43,27 @@ final class MethodFile
         return $files;
     }
 
-    /** Switches the recognised methods; reports on each. */
-    public function apply(string $root, bool $loaded): void
+    /**
+     * Switches the recognised methods in the tree's copy and in the work
+     * directory's; reports on each.
+     */
+    public function apply(string $root, WorkDir $work, bool $loaded): void
     {
         $path = $this->locate($root, "); no methods switched.");
-        if ($path === null) {
-            return;
+        if ($path !== null) {
+            $this->applyTo($path, $loaded);
         }
+        $copy = $work->copyOf($this->path);
+        if ($copy !== null) {
+            echo "\n{$this->name}, the work directory's copy (Yioop loads "
+                . "it):\n";
+            $this->applyTo($copy, $loaded);
+        }
+    }
+
+    /** Switches the recognised methods of the copy at $path. */
+    private function applyTo(string $path, bool $loaded): void
+    {
         try {
             $code = Files::read($path);
             $state = $this->patch->state($code);
@@ -70,34 +86,73 @@ final class MethodFile
         $this->report($info, $info['lines'] !== [], $loaded);
     }
 
-    /** --check's report on the file. */
-    public function check(string $root, bool $loaded): void
+    /**
+     * --check's report: the copy Yioop loads (the work directory's when
+     * it has one, else the tree's) method by method, and the other one's
+     * state.
+     */
+    public function check(string $root, WorkDir $work, bool $loaded): void
     {
-        $path = $this->locate($root, "; optional); no methods switched");
-        if ($path === null) {
-            return;
+        $copy = $work->copyOf($this->path);
+        $path = $this->locate($root, "; optional); no methods switched"
+            . ($copy === null ? '' : " in it"));
+        if ($path !== null) {
+            $this->checkCopy($path, $copy === null
+                ? "the tree's copy; Yioop loads it" . ($work->problem === null
+                ? ": the work directory has none" : ", unless the work "
+                . "directory, unknown here, has one")
+                : "the tree's copy; not loaded: Yioop loads the work "
+                . "directory's", $copy === null, $loaded);
         }
+        if ($copy !== null) {
+            echo $path === null ? '' : "\n";
+            $this->checkCopy($copy, "the work directory's copy; Yioop "
+                . "loads it", true, $loaded);
+        }
+    }
+
+    /**
+     * --check on the copy at $path: its state, and with $methods one line
+     * per method.
+     */
+    private function checkCopy(string $path, string $which, bool $methods,
+        bool $loaded): void
+    {
         $state_label = basename($this->name, '.php') . " state: ";
+        echo "{$this->name}: $path\n  ($which)\n";
         try {
             $state = $this->patch->state(Files::read($path));
         } catch (Refusal $e) {
-            echo "{$this->name}: $path\n{$state_label}every method on PHP: "
-                . $e->getMessage() . "\n";
+            echo "{$state_label}every method on PHP: " . $e->getMessage()
+                . "\n";
             return;
         }
-        echo "{$this->name}: $path\n$state_label" . ($state['integrated']
+        echo $state_label . ($state['integrated']
             ? "methods switched by yioop-integrate.php"
-            : "not switched (Yioop's original {$this->name})") . "\n";
-        $this->report($state['info'], $state['integrated'], $loaded);
+            : ($state['info']['lines'] === [] ? "not switched: no method "
+            . "recognised, every one on PHP" : "not switched (Yioop's "
+            . "original {$this->name})")) . "\n";
+        if ($methods) {
+            $this->report($state['info'], $state['integrated'], $loaded);
+        }
     }
 
-    /** --revert for the file; 1 when it cannot be done. */
-    public function revert(string $root): int
+    /** --revert for the tree's copy and the work directory's; 1 when one cannot be done. */
+    public function revert(string $root, WorkDir $work): int
     {
-        $path = Files::locate($root, $this->path);
-        if ($path === null) {
-            return 0;
+        $status = 0;
+        foreach ([Files::locate($root, $this->path),
+            $work->copyOf($this->path)] as $path) {
+            if ($path !== null) {
+                $status = max($status, $this->revertCopy($path));
+            }
         }
+        return $status;
+    }
+
+    /** --revert for the copy at $path; 1 when it cannot be done. */
+    private function revertCopy(string $path): int
+    {
         try {
             Files::revert($path, $this->patch);
         } catch (Refusal $e) {

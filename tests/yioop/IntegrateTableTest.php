@@ -178,6 +178,287 @@ final class IntegrateTableTest extends TestCase
     }
 
     /* ------------------------------------------------------------------ */
+    /* The work directory's copies (Yioop loads app/... before src/...)   */
+    /* ------------------------------------------------------------------ */
+
+    /**
+     * A synthetic tree whose Config.php points at a work directory outside
+     * it, with the installer's layout there: a copy of every locale file
+     * of the table under app/locale. Applying switches both copies, --check
+     * reports the work directory's as the one loaded, a second run changes
+     * nothing, a fresh copy from src/locale (the installer run again) is
+     * switched by running again, and --revert restores every byte.
+     */
+    public function testWorkDirectoryCopiesAreSwitchedCheckedAndReverted():
+        void
+    {
+        $root = "$this->dir/yioop";
+        $work = "$this->dir/work";
+        [$files, $hashes] = self::syntheticTree();
+        $files['src/configs/Config.php'] = self::config(
+            "nsdefine('WORK_DIRECTORY', '$work');");
+        self::write($root, $files);
+        $copies = self::installLocale($root, $work, $files);
+        $this->assertNotSame([], $copies, 'the table has a locale class');
+        // Without a Profile.php, Yioop's loader still looks in app/.
+        file_put_contents("$work/Profile.php", "<?php\n");
+
+        [$status, $out] = $this->tool($root, [], $hashes);
+        $this->assertSame(0, $status, $out);
+        $this->assertStringContainsString("Work directory: $work "
+            . "(src/configs/Config.php; its Profile.php is there)", $out);
+        $switched = [];
+        foreach ($copies as $file => $copy) {
+            $switched[$file] = file_get_contents("$work/$copy");
+            $this->assertSame(file_get_contents("$root/$file"),
+                $switched[$file], "$copy is switched as $file is");
+            $this->assertStringContainsString(' /* yioop-codec:method ',
+                $switched[$file]);
+            $this->assertLints("$work/$copy");
+        }
+
+        [$status, $out] = $this->tool($root, ['--check'], $hashes);
+        $this->assertSame(0, $status, $out);
+        foreach ($copies as $file => $copy) {
+            $loaded = self::block($out, "$work/$copy");
+            $this->assertStringContainsString("the work directory's copy; "
+                . "Yioop loads it", $loaded);
+            $this->assertStringContainsString('methods switched by', $loaded);
+            foreach (SwitchTable::byFile()[$file] as $m) {
+                $this->assertMatchesRegularExpression('~^' . $m->method
+                    . ' +native( when|$)~m', $loaded);
+            }
+            $tree = self::block($out, "$root/$file");
+            $this->assertStringContainsString("not loaded: Yioop loads the "
+                . "work directory's", $tree);
+            $this->assertStringNotContainsString('native', $tree);
+        }
+        foreach (array_diff_key(SwitchTable::byFile(), $copies) as $file
+            => $methods) {
+            $this->assertStringContainsString("Yioop loads it: the work "
+                . "directory has none", self::block($out, "$root/$file"));
+        }
+
+        [$status, $out] = $this->tool($root, [], $hashes);
+        $this->assertSame(0, $status, $out);
+        foreach ($copies as $file => $copy) {
+            $this->assertSame($switched[$file],
+                file_get_contents("$work/$copy"));
+        }
+        $this->assertSame(2 * count($copies), substr_count($out,
+            "Tokenizer.php: already switched"));
+
+        // The installer's copy run again: Yioop's original over the switch.
+        foreach ($copies as $file => $copy) {
+            file_put_contents("$work/$copy", $files[$file]);
+        }
+        [, $out] = $this->tool($root, ['--check'], $hashes);
+        foreach ($copies as $file => $copy) {
+            $loaded = self::block($out, "$work/$copy");
+            $this->assertStringContainsString('not switched (Yioop', $loaded);
+            $this->assertStringNotContainsString('native', $loaded);
+        }
+        [$status, $out] = $this->tool($root, [], $hashes);
+        $this->assertSame(0, $status, $out);
+        foreach ($copies as $file => $copy) {
+            $this->assertSame($switched[$file],
+                file_get_contents("$work/$copy"));
+        }
+
+        [$status, $out] = $this->tool($root, ['--revert'], $hashes);
+        $this->assertSame(0, $status, $out);
+        $this->assertUnchanged($root, $files);
+        $this->assertUnchanged($work, array_combine($copies,
+            array_intersect_key($files, $copies)));
+    }
+
+    /**
+     * A work directory copy whose code is not Yioop's (a site's own
+     * Tokenizer) stays on PHP and --check says so, while the tree's copy is
+     * switched; --revert leaves it as it is.
+     */
+    public function testWorkDirectoryCopyNotYioopsStaysOnPhp(): void
+    {
+        $root = "$this->dir/yioop";
+        $work = "$root/work_directory"; // Yioop's default: no define
+        [$files, $hashes] = self::syntheticTree();
+        self::write($root, $files);
+        $copies = self::installLocale($root, $work, $files);
+        $own = [];
+        foreach ($copies as $file => $copy) {
+            $own[$copy] = str_replace('return "php:', 'return "site:',
+                $files[$file]);
+            file_put_contents("$work/$copy", $own[$copy]);
+        }
+
+        [$status, $out] = $this->tool($root, [], $hashes);
+        $this->assertSame(0, $status, $out);
+        $this->assertStringContainsString("Work directory: $work (Yioop's "
+            . "default; no Profile.php in it", $out);
+        $this->assertStringContainsString('no method recognised; left '
+            . 'unchanged', $out);
+        [$status, $out] = $this->tool($root, ['--check'], $hashes);
+        $this->assertSame(0, $status, $out);
+        foreach ($copies as $file => $copy) {
+            $this->assertSame($own[$copy], file_get_contents("$work/$copy"));
+            $this->assertFileDoesNotExist("$work/$copy.yioop-codec.bak");
+            $this->assertStringContainsString(' /* yioop-codec:method ',
+                file_get_contents("$root/$file"));
+            $loaded = self::block($out, "$work/$copy");
+            $this->assertStringContainsString('no method recognised',
+                $loaded);
+            foreach (SwitchTable::byFile()[$file] as $m) {
+                $this->assertMatchesRegularExpression('~^' . $m->method
+                    . ' +PHP \(not recognised: its code differs~m', $loaded);
+            }
+        }
+        [$status, $out] = $this->tool($root, ['--revert'], $hashes);
+        $this->assertSame(0, $status, $out);
+        $this->assertUnchanged($root, array_diff_key($files, $copies)
+            + array_intersect_key($files, $copies));
+        foreach ($own as $copy => $code) {
+            $this->assertSame($code, file_get_contents("$work/$copy"));
+        }
+    }
+
+    /**
+     * Which work directory: --work-dir when given (a missing one refused,
+     * nothing changed), else LocalConfig.php's define before Config.php's,
+     * else work_directory in the tree; one that is not there is reported
+     * and the tree is switched all the same.
+     */
+    public function testWorkDirectoryNamedOrReadFromTheTree(): void
+    {
+        $root = "$this->dir/yioop";
+        [$files, $hashes] = self::syntheticTree();
+        $elsewhere = "$this->dir/elsewhere";
+        $files['src/configs/Config.php'] = self::config(
+            "if (!nsdefined('WORK_DIRECTORY')) {\n"
+            . "nsdefine('WORK_DIRECTORY', '$this->dir/missing');\n}");
+        self::write($root, $files);
+        $copies = self::installLocale($root, $elsewhere, $files);
+        $local = "$this->dir/local";
+        self::installLocale($root, $local, $files);
+
+        // Config.php's directory is not there: reported, tree switched.
+        [$status, $out] = $this->tool($root, ['--check'], $hashes);
+        $this->assertSame(0, $status, $out);
+        $this->assertStringContainsString("Work directory: $this->dir/missing"
+            . " (src/configs/Config.php): is not a directory; only the "
+            . "tree's files", $out);
+        $this->assertStringContainsString("Yioop loads it, unless the work "
+            . "directory, unknown here, has one", $out);
+
+        // Named but not there: refused before anything is changed.
+        [$status, $out] = $this->tool($root, ["--work-dir=$this->dir/none"],
+            $hashes);
+        $this->assertSame(1, $status, $out);
+        $this->assertStringContainsString("--work-dir $this->dir/none is not"
+            . " a directory", $out);
+        $this->assertUnchanged($root, $files);
+
+        // Named: that one is switched, the one LocalConfig.php names is not.
+        $files['src/configs/LocalConfig.php'] = "<?php\nnamespace "
+            . "seekquarry\\yioop\\configs;\n\n"
+            . "define('seekquarry\\yioop\\configs\\WORK_DIRECTORY', '"
+            . dirname($local) . "' . '/' . \"local\");\n";
+        self::write($root, $files);
+        [$status, $out] = $this->tool($root, ["--work-dir=$elsewhere/"],
+            $hashes);
+        $this->assertSame(0, $status, $out);
+        $this->assertStringContainsString("Work directory: $elsewhere "
+            . "(--work-dir;", $out);
+        foreach ($copies as $file => $copy) {
+            $this->assertStringContainsString(' /* yioop-codec:method ',
+                file_get_contents("$elsewhere/$copy"));
+            $this->assertSame($files[$file], file_get_contents("$local/$copy"));
+        }
+
+        // Read from LocalConfig.php, which Yioop reads before Config.php.
+        [$status, $out] = $this->tool($root, [], $hashes);
+        $this->assertSame(0, $status, $out);
+        $this->assertStringContainsString("Work directory: $local "
+            . "(src/configs/LocalConfig.php;", $out);
+        foreach ($copies as $file => $copy) {
+            $this->assertSame(file_get_contents("$elsewhere/$copy"),
+                file_get_contents("$local/$copy"));
+        }
+        [$status, $out] = $this->tool($root, ['--revert',
+            "--work-dir=$elsewhere"], $hashes);
+        $this->assertSame(0, $status, $out);
+        $this->assertUnchanged($elsewhere, array_combine($copies,
+            array_intersect_key($files, $copies)));
+        [$status, $out] = $this->tool($root, ['--revert'], $hashes);
+        $this->assertSame(0, $status, $out);
+        $this->assertUnchanged($root, $files);
+        $this->assertUnchanged($local, array_combine($copies,
+            array_intersect_key($files, $copies)));
+
+        // An expression the tool does not work out: reported, not guessed.
+        file_put_contents("$root/src/configs/LocalConfig.php", "<?php\n"
+            . "nsdefine('WORK_DIRECTORY', getenv('YIOOP_WORK'));\n");
+        [$status, $out] = $this->tool($root, ['--check'], $hashes);
+        $this->assertSame(0, $status, $out);
+        $this->assertStringContainsString('Work directory: (unknown) '
+            . '(src/configs/LocalConfig.php): defines WORK_DIRECTORY by an '
+            . 'expression this tool does not evaluate', $out);
+    }
+
+    /**
+     * The tool as shipped on a copy of a real Yioop tree (YIOOP_DIR) with
+     * its bundled work directory, which Config.php names by Yioop's default:
+     * the en_US Tokenizer Yioop loads from there is switched, reported,
+     * switched again after the installer's copy, and reverted.
+     */
+    public function testLiveYioopWorkDirectoryTokenizer(): void
+    {
+        $dir = getenv('YIOOP_DIR') ?: null;
+        if ($dir === null) {
+            $this->markTestSkipped('Set YIOOP_DIR to a Yioop 2021 checkout '
+                . 'to switch a copy of its work directory\'s Tokenizer.');
+        }
+        $tokenizer = 'src/locale/en_US/resources/Tokenizer.php';
+        $copy = 'work_directory/app/locale/en_US/resources/Tokenizer.php';
+        $files = [];
+        foreach (array_merge([FunctionPatch::UTILITY,
+            'src/configs/Config.php', $copy],
+            array_keys(SwitchTable::byFile())) as $file) {
+            $this->assertFileExists("$dir/$file");
+            $files[$file] = file_get_contents("$dir/$file");
+        }
+        $root = "$this->dir/yioop";
+        self::write($root, $files);
+        $methods = SwitchTable::byFile()[$tokenizer];
+
+        [$status, $out] = $this->tool($root);
+        $this->assertSame(0, $status, $out);
+        $this->assertSame(count($methods), substr_count(
+            file_get_contents("$root/$copy"), 'yioop-codec:method'));
+        $this->assertLints("$root/$copy");
+        [$status, $out] = $this->tool($root, ['--check']);
+        $this->assertSame(0, $status, $out);
+        $this->assertStringContainsString("Work directory: $root/"
+            . "work_directory (src/configs/Config.php", $out);
+        $loaded = self::block($out, "$root/$copy");
+        $this->assertStringContainsString("Yioop loads it", $loaded);
+        foreach ($methods as $m) {
+            $this->assertMatchesRegularExpression('~^' . $m->method
+                . ' +native( when|$)~m', $loaded);
+        }
+        copy("$root/$tokenizer.yioop-codec.bak", "$root/$copy");
+        [, $out] = $this->tool($root, ['--check']);
+        $this->assertStringNotContainsString('native',
+            self::block($out, "$root/$copy"));
+        [$status, $out] = $this->tool($root);
+        $this->assertSame(0, $status, $out);
+        $this->assertSame(file_get_contents("$root/$tokenizer"),
+            file_get_contents("$root/$copy"));
+        [$status, $out] = $this->tool($root, ['--revert']);
+        $this->assertSame(0, $status, $out);
+        $this->assertUnchanged($root, $files);
+    }
+
+    /* ------------------------------------------------------------------ */
     /* Fixtures                                                           */
     /* ------------------------------------------------------------------ */
 
@@ -249,6 +530,43 @@ final class IntegrateTableTest extends TestCase
         return $indent . ($indent === '' ? '' : 'public ')
             . "function $name(\$value = null)\n$indent{\n"
             . "$indent    return \"php:$name\";\n$indent}\n";
+    }
+
+    /** A Config.php in Yioop's namespace whose body is $body. */
+    private static function config(string $body): string
+    {
+        return "<?php\nnamespace seekquarry\\yioop\\configs;\n\n$body\n";
+    }
+
+    /**
+     * Copies the table's src/locale files of $files to $work/app/locale,
+     * as Yioop's installer does; returns tree file => path in $work.
+     * @return array<string, string>
+     */
+    private static function installLocale(string $root, string $work,
+        array $files): array
+    {
+        $copies = [];
+        foreach (array_keys(SwitchTable::byFile()) as $file) {
+            if (str_starts_with($file, 'src/locale/')) {
+                $copies[$file] = 'app/' . substr($file, 4);
+            }
+        }
+        self::write($work, array_combine($copies,
+            array_intersect_key($files, $copies)));
+        return $copies;
+    }
+
+    /**
+     * The part of --check's output $out about the file at $path: from its
+     * "NAME: $path" line to the next blank line.
+     */
+    private static function block(string $out, string $path): string
+    {
+        $at = strpos($out, basename($path) . ": $path\n");
+        self::assertNotFalse($at, "no report on $path in:\n$out");
+        $end = strpos($out, "\n\n", $at);
+        return substr($out, $at, $end === false ? null : $end - $at);
     }
 
     /** @param array<string, string> $files path in $root => content */

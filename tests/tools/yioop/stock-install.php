@@ -14,10 +14,13 @@
  *     databases;
  *  2. builds a crawl's index there with Yioop's own classes
  *     (stock-index.php) and makes it the current index;
- *  3. copies the installed tree twice, sharing that work directory: "plain"
- *     as Yioop wrote it, run without the extension; "switched" by
- *     php/yioop-integrate.php, run with it (--so, else env YIOOP_CODEC_SO,
- *     else target/release/libyioop_codec.so);
+ *  3. copies the installed tree twice: "plain" as Yioop wrote it, on that
+ *     work directory, run without the extension; "switched", on a copy of
+ *     the work directory of its own, by php/yioop-integrate.php, run with
+ *     it (--so, else env YIOOP_CODEC_SO, else
+ *     target/release/libyioop_codec.so). Both work directories have the
+ *     installer's app/locale, so the switched side's en_US Tokenizer is the
+ *     work directory's copy, switched by the tool;
  *  4. runs Yioop's QueryTool on both for each query and compares exit
  *     status, stdout and stderr byte for byte, except the ELAPSED TIME line
  *     and the blocks Yioop's error handler prints for PHP 8.2+ deprecations
@@ -139,19 +142,23 @@ function compareInstall(string $yioop, array $options, string $tmp): int
     copy("$work/Profile.php", $profile);
     $plain_tree = copyTree($install, "$tmp/plain", $work);
     $switched_tree = copyTree($install, "$tmp/switched", $work);
+    $switched_work = ownWorkDirectory($switched_tree, $work, $plain);
     $format = switchOver($switched_tree, $plain);
     $native->addFlags(["-d", "yioop.format=$format"]);
+    $tokenizer = tokenizerRunsNatively($native, $switched_tree, $switched_work);
     printf("installed and indexed in %.0fs: %s", microtime(true) - $start, $built);
     echo "Profile.php as Yioop's installer wrote it: $profile"
         . (isset($options["profile"]) || isset($options["keep"]) ? "\n"
         : " (removed at the end: --profile=PATH or --keep keeps it)\n");
     echo "plain:    $plain_tree, without the extension\n";
-    echo "switched: $switched_tree, with $so\n\n";
+    echo "switched: $switched_tree, with $so\n";
+    echo "switched side's en_US Tokenizer: $tokenizer\n\n";
 
     $web = isset($options["web"]);
     $queries = array_map(fn($q) => $q[3] === QUERY_TOOL_ONLY ? [$q[0], $q[1], $q[2], !$web] : $q,
         $queries);
-    $different = $web ? compareSearchPages($queries, $tmp, $work, $plain_tree, $switched_tree,
+    $different = $web ? compareSearchPages($queries, $tmp, $work, $switched_work, $plain_tree,
+        $switched_tree,
         $plain, ["extension" => realpath($so), "yioop.format" => $format])
         : compareAnswers($queries, fn(array $args) => queryTool($plain, $plain_tree, $args),
         fn(array $args) => queryTool($native, $switched_tree, $args));
@@ -162,6 +169,27 @@ function compareInstall(string $yioop, array $options, string $tmp): int
 
 
 
+
+/**
+ * Set-up failure unless $tree loads the en_US Tokenizer from $work's
+ * app/locale, switched, and PhraseParser's native stemCharGramSegment, which
+ * needs its stem switched, runs there and gives Yioop's result
+ * (stock-tokenizer.php); returns what was found, for the report.
+ */
+function tokenizerRunsNatively(Php $php, string $tree, string $work): string
+{
+    [$rc, $out, $err] = $php->run([__DIR__ . "/stock-tokenizer.php", $tree], $tree);
+    $found = json_decode($out, true);
+    if ($rc != 0 || !is_array($found)) {
+        throw new SetUpFailure("stock-tokenizer.php exited $rc:\n" . tail("$out\n$err"));
+    }
+    if ($found["file"] !== "$work/" . WORK_TOKENIZER || !$found["switched"]
+        || $found["native"] === null || $found["native"] !== $found["php"]) {
+        throw new SetUpFailure("the switched side's en_US Tokenizer is not the work directory's "
+            . "switched copy, or stemCharGramSegment does not run natively there: $out");
+    }
+    return "$found[file] (switched; stemCharGramSegment native, Yioop's result)";
+}
 
 /**
  * Asks both sides each query and prints how their answers compare; returns

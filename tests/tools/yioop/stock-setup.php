@@ -3,7 +3,9 @@
  * What installing and serving a stock Yioop takes, shared by
  * stock-install.php, stock-web.php and bench/search/run.php: Yioop's
  * ConfigureTool answered prompt by prompt, Createdb.php, copies of the
- * installed tree (one switched over by php/yioop-integrate.php), PHP run
+ * installed tree (one switched over by php/yioop-integrate.php, with the
+ * en_US Tokenizer in its own work directory's app/locale, where Yioop's
+ * installer puts it and Yioop loads it from), PHP run
  * with or without the extension, and showing how two sides' answers differ.
  */
 declare(strict_types=1);
@@ -128,7 +130,28 @@ function copyTree(string $install, string $tree, string $work): string
     return $tree;
 }
 
-/** Runs php/yioop-integrate.php on $tree; returns the yioop.format it recommends. */
+/**
+ * $tree's own work directory: a copy of $work beside it, set through
+ * ConfigureTool as an operator would; returns its path. A switched copy
+ * gets one, so that the plain copy's work directory stays as Yioop wrote it.
+ */
+function ownWorkDirectory(string $tree, string $work, Php $php): string
+{
+    $own = dirname($tree) . "/work";
+    shell("cp -a " . escapeshellarg($work) . " " . escapeshellarg($own));
+    configureWorkDirectory($tree, $own, $php);
+    return $own;
+}
+
+/** The file Yioop's installer copies from src/locale, and Yioop then loads. */
+const WORK_TOKENIZER = "app/locale/en_US/resources/Tokenizer.php";
+
+/**
+ * Runs php/yioop-integrate.php on $tree, whose Config.php names the work
+ * directory to switch too; returns the yioop.format it recommends. The work
+ * directory must have the installer's layout (app/locale), and its en_US
+ * Tokenizer, the one Yioop loads, must come out switched.
+ */
 function switchOver(string $tree, Php $php): string
 {
     $out = $php->mustRun([dirname(__DIR__, 3) . "/php/yioop-integrate.php", $tree], $tree,
@@ -138,6 +161,15 @@ function switchOver(string $tree, Php $php): string
     if ($methods == 0 || !preg_match('/Recommended:\s+yioop\.format=(\d+)/', $out, $m)) {
         throw new SetUpFailure("yioop-integrate.php did not switch IndexShard over "
             . "(the comparison would be Yioop against itself):\n" . tail($out));
+    }
+    if (!preg_match('/^Work directory: (\S+) \(/m', $out, $work)
+        || !is_file("$work[1]/" . WORK_TOKENIZER)) {
+        throw new SetUpFailure("no work directory with Yioop's installer layout ("
+            . WORK_TOKENIZER . ") for $tree:\n" . tail($out));
+    }
+    if (!str_contains(file_get_contents("$work[1]/" . WORK_TOKENIZER), "yioop-codec:method")) {
+        throw new SetUpFailure("yioop-integrate.php did not switch $work[1]/" . WORK_TOKENIZER
+            . ", the Tokenizer Yioop loads:\n" . tail($out));
     }
     return $m[1];
 }

@@ -28,16 +28,19 @@ const USER_AGENT = "yioop-codec-stock-web";
 
 /**
  * Serves both trees and compares their search pages for $queries; returns
- * how many differ. $php runs ConfigureTool; $ini: what the switched pool adds.
+ * how many differ. $work, $switched_work: each tree's work directory (the
+ * switched one switched with its tree). $php runs ConfigureTool; $ini: what
+ * the switched pool adds.
  */
-function compareSearchPages(array $queries, string $tmp, string $work, string $plain_tree,
-    string $switched_tree, Php $php, array $ini): int
+function compareSearchPages(array $queries, string $tmp, string $work, string $switched_work,
+    string $plain_tree, string $switched_tree, Php $php, array $ini): int
 {
     chmod($tmp, 0711); // the servers' workers run as the web user
     $pages = new SearchPages("$tmp/web");
     try {
         $pages->add("plain", $plain_tree, $work, $php, [], false);
-        $pages->add("switched", $switched_tree, $work, $php, $ini, true);
+        $pages->add("switched", $switched_tree, $switched_work, $php, $ini, true, [],
+            FPM_CHILDREN, false);
         $pages->start();
         echo "serving plain on " . $pages->url("plain") . ", switched on "
             . $pages->url("switched") . " (nginx, php-fpm with opcache)\n\n";
