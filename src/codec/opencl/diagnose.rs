@@ -150,9 +150,11 @@ fn during(probe: &Probe) -> String {
 /// A known cause with its fix, where the environment shows one.
 fn cause(probe: &Probe, env: &Environment) -> Option<String> {
     let pocl = probe.platforms.iter().any(|p| p == POCL);
-    // PoCL 3 links kernels at their first launch, PoCL 6 while building the program.
-    let links = probe.stage.as_deref().is_some_and(|s| s.contains("first launch") || s.contains("building the program"));
     let no_device = matches!(&probe.ending, Ending::Failed(chain) if chain.contains("no OpenCL device"));
+    // PoCL 3 links kernels at their first launch, PoCL 6 while building the
+    // program (where a device that never came up fails too, for its cache).
+    let stage = probe.stage.as_deref().unwrap_or("");
+    let links = stage.contains("first launch") || (stage.contains("building the program") && !no_device);
     if pocl && links && !env.ld_on_path {
         let path = match &env.path {
             Some(p) if !p.is_empty() => format!("PATH={}", p.to_string_lossy()),
@@ -252,6 +254,10 @@ mod tests {
         assert!(text.contains("PoCL could not link kernels: no `ld` on PATH"), "{text}");
         assert!(text.contains("aborted (SIGABRT) during building the program"), "{text}");
         assert!(!reason(&p, &env(true, true)).contains("no `ld` on PATH"));
+        // No device at all (an unwritable kernel cache) is that cause, not ld.
+        let failed = Ending::Failed("no OpenCL device available on platform(s): Portable Computing Language".into());
+        let text = reason(&probe(failed, "building the program", ""), &env(false, false));
+        assert!(text.contains("POCL_CACHE_DIR") && !text.contains("no `ld` on PATH"), "{text}");
     }
 
     #[test]
