@@ -146,7 +146,7 @@ fn check_archive(archive: &Object) -> Result<(), Decline> {
 /// where `open_basedir` has a say.
 fn archive_file(archive: &Object) -> Result<Rc<File>, Decline> {
     let name = archive.property("filename").and_then(Zval::zend_str).ok_or(Decline)?.as_bytes();
-    if name.is_empty() || name.contains(&0) || name.windows(3).any(|w| w == b"://") || open_basedir_set() {
+    if name.is_empty() || name.contains(&0) || names_a_url(name) || open_basedir_set() {
         return Err(Decline);
     }
     let path = std::path::Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(name));
@@ -154,6 +154,13 @@ fn archive_file(archive: &Object) -> Result<Rc<File>, Decline> {
         Ok(Some((file, _))) => Ok(file),
         _ => Err(Decline), // fopen would warn
     }
+}
+
+/// Whether PHP's streams open `name` through a wrapper rather than as a
+/// plain file (php_stream_locate_url_wrapper): a scheme followed by `://`,
+/// or `data:` (RFC 2397, lower case only). Any `://` declines, a superset.
+fn names_a_url(name: &[u8]) -> bool {
+    name.windows(3).any(|w| w == b"://") || name.starts_with(b"data:")
 }
 
 fn open_basedir_set() -> bool {
