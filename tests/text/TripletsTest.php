@@ -73,6 +73,26 @@ class TripletsTest extends TestCase
         $this->assertSame(json_encode($expected), trim($out), $err);
     }
 
+    /**
+     * A damaged lexicon.txt.gz: Yioop's gzdecode warns once a tagging call
+     * and tags with an empty lexicon. The native call declines before any
+     * warning of its own, so Yioop's PHP warns once, as without the
+     * extension (an intact file: answered, no warning).
+     */
+    public function testADamagedLexiconDeclinesWithoutAWarningOfItsOwn(): void
+    {
+        $child = __DIR__ . '/../support/triplets/damaged-lexicon.php';
+        foreach (['data' => true, 'cut' => true, 'good' => false] as $damage => $declines) {
+            $cmd = [PHP_BINARY, '-d', 'extension=' . LoadedExtension::path(), $child, $damage];
+            $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+            $out = stream_get_contents($pipes[1]);
+            $err = stream_get_contents($pipes[2]);
+            $this->assertSame(0, proc_close($proc), $err);
+            $this->assertSame(['declined' => [$declines, $declines], 'warnings' => []],
+                json_decode($out, true), "$damage: $out $err");
+        }
+    }
+
     public function testWhatIsLeftToYioopsPhp(): void
     {
         $list = ['the big dog quickly ate a bone' => [1]];
