@@ -147,22 +147,9 @@ fn has_caseless_partner(word_string: &[u8], text: &[u8]) -> bool {
 fn limits_allow_skipping(left: i64) -> Result<bool, Stop> {
     let at_least = |name: &str, floor: u32| -> Result<bool, Stop> {
         let value = call("ini_get", &mut [bytes_zval(name.as_bytes())])?;
-        Ok(value.zend_str().and_then(|s| pcre_limit(s.as_bytes())).is_some_and(|v| v >= floor))
+        Ok(value.zend_str().and_then(|s| crate::php::runtime::engine::pcre_limit(s.as_bytes())).is_some_and(|v| v >= floor))
     };
     Ok(left <= 100 && at_least("pcre.backtrack_limit", 1_000_000)? && at_least("pcre.recursion_limit", 1_000)?)
-}
-
-/// The limit PCRE gets from a `pcre.*_limit` string: PHP parses it as a
-/// zend_long and hands PCRE `(uint32_t)` of it, so "4294967316" is 20.
-/// Only plain decimal strings are read (PHP 8.2 also takes quantities such
-/// as "1M", octal "010", signs); None for the rest: search everywhere.
-fn pcre_limit(text: &[u8]) -> Option<u32> {
-    let plain = !text.is_empty() && text.len() <= 18 && text.iter().all(u8::is_ascii_digit) && (text[0] != b'0' || text.len() == 1);
-    if !plain {
-        return None;
-    }
-    let value: i64 = std::str::from_utf8(text).ok()?.parse().ok()?;
-    Some(value as u32) // truncated to 32 bits, as php_pcre.c does
 }
 
 fn internal_encoding_is_utf8() -> Result<bool, Stop> {

@@ -11,7 +11,9 @@
 //! Declines (false, nothing changed) for a text that is not a UTF-8
 //! string, a C library locale whose classes are not ASCII's (PCRE's
 //! tables and `/i` follow it), a list that is not strings, a text so
-//! shaped that PCRE might give up on it.
+//! long or shaped that PCRE might give up on it under the current
+//! `pcre.backtrack_limit` (read as PHP hands it to PCRE), or a limit
+//! that is not a plain decimal.
 
 use crate::php::runtime::classes::{live_statics, loaded_named};
 use crate::php::runtime::convert::bytes_zval;
@@ -46,6 +48,9 @@ fn canonicalized(text: &Zval) -> Option<Zval> {
     if !ctype_is_ascii() {
         return None;
     }
+    // PCRE's backtrack limit as PHP hands it over (the JIT's too).
+    let limit = call_function("ini_get", &mut [bytes_zval(b"pcre.backtrack_limit")])?;
+    let limit = crate::php::runtime::engine::pcre_limit(limit.zend_str()?.as_bytes())?;
     let statics = live_statics(loaded_named(EN_TOKENIZER)?, "canonicalizepunctuatedterms")?;
     let substitutions = statics.get("substitutions")?.dereference().array()?;
     let mut subject = text.to_vec();
@@ -63,7 +68,7 @@ fn canonicalized(text: &Zval) -> Option<Zval> {
         }
         batch.clear();
         // Most texts hold no match: the text is kept, not copied.
-        if let Cow::Owned(replaced) = native.apply(&subject)? {
+        if let Cow::Owned(replaced) = native.apply(&subject, limit)? {
             subject = replaced;
         }
     }
