@@ -81,16 +81,23 @@ class TripletsTest extends TestCase
      */
     public function testADamagedLexiconDeclinesWithoutAWarningOfItsOwn(): void
     {
+        // Yioop's warnings, a call (tests/tools/record/record-triplets-lexicon.php).
+        $yioop = json_decode(file_get_contents(__DIR__ . '/../fixtures/triplets/lexicon.json'), true);
         $child = __DIR__ . '/../support/triplets/damaged-lexicon.php';
-        foreach (['data' => true, 'cut' => true, 'good' => false] as $damage => $declines) {
+        foreach ($yioop as $damage => $recorded) {
+            $this->assertTrue($recorded['locale_dir']);
+            // Where Yioop warns, the call must be Yioop's (it alone warns).
+            $declines = array_map(fn($warnings) => $warnings !== [], $recorded['warnings']);
             $cmd = [PHP_BINARY, '-d', 'extension=' . LoadedExtension::path(), $child, $damage];
             $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
             $out = stream_get_contents($pipes[1]);
             $err = stream_get_contents($pipes[2]);
             $this->assertSame(0, proc_close($proc), $err);
-            $this->assertSame(['declined' => [$declines, $declines], 'warnings' => []],
+            $this->assertSame(['declined' => $declines, 'warnings' => []],
                 json_decode($out, true), "$damage: $out $err");
         }
+        // The recording covers the case: Yioop warns once a call, each call.
+        $this->assertSame([1, 1], array_map('count', $yioop['data']['warnings']));
     }
 
     public function testWhatIsLeftToYioopsPhp(): void

@@ -15,13 +15,7 @@ require __DIR__ . '/recording.php';
 $recorded = TripletsRecording::load();
 $dir = sys_get_temp_dir() . '/yioop-damaged-lexicon-' . getmypid();
 @mkdir("$dir/en_US/resources", 0777, true);
-$gz = gzencode($recorded['lexicon']);
-$gz = match ($argv[1]) {
-    'data' => substr_replace($gz, chr(ord($gz[20]) ^ 0x5a), 20, 1),
-    'cut' => substr($gz, 0, intdiv(strlen($gz), 2)),
-    default => $gz,
-};
-file_put_contents("$dir/en_US/resources/lexicon.txt.gz", $gz);
+file_put_contents("$dir/en_US/resources/lexicon.txt.gz", TripletsRecording::lexiconFile($recorded, $argv[1]));
 define('seekquarry\yioop\configs\LOCALE_DIR', $dir);
 TripletsRecording::defineConstants($recorded, $recorded['threshold']);
 TripletsRecording::setStatics($recorded);
