@@ -409,14 +409,17 @@ namespace yioop_codec\archive {
      * of the types Yioop passes (ints; the limit also a float or a string of
      * digits, as the installer writes MAX_ARCHIVE_OBJECT_SIZE), a negative
      * offset, a string archive, a compressor other than GzipCompressor (by
-     * class name), a file name with a stream wrapper, open_basedir set, a
+     * class name), a file name PHP would open as a URL (`://` or `data:`),
+     * a record whose text unserialize would make an object of (its trace
+     * would name this function), open_basedir set, a
      * file that cannot be opened, a handle that is not a readable, seekable
      * plain-file stream without read filters, a record length of 0 or not
      * below the limit (Yioop logs a blank line), a read that comes up short
      * or ends at the end of the file with more to read, and a record
      * gzinflate might not read as the native inflater does (damaged data,
      * a gzip trailer whose CRC-32 or size does not match, header flags,
-     * more than 64 MiB inflated).
+     * more than 64 MiB inflated; records are inflated with zlib's own
+     * checks, so deflate data zlib rejects is declined).
      */
     function getObjects(object $archive, mixed $offset, mixed $num, mixed $next_flag, mixed $fh, mixed $max_size): ?array {}
 }
@@ -608,7 +611,9 @@ namespace yioop_codec\canonical_en {
      * Yioop's single call does). True once $string is written; false
      * ("declines", $string unchanged) for a text that is not a UTF-8
      * string, a C library locale whose classes are not ASCII's, a list
-     * that is not strings, texts PCRE might run out of steps on.
+     * that is not strings, texts PCRE might run out of steps on under the
+     * current pcre.backtrack_limit (read as PHP hands it to PCRE: its low
+     * 32 bits; a limit that is not a plain decimal declines).
      */
     function canonicalizePunctuatedTerms(mixed $tokenizer, mixed &$string): bool {}
 }

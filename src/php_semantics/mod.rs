@@ -4,10 +4,12 @@
 //! - [`num`]: PHP's number arithmetic (int or float), overflow into float, `(int)` casts, integer keys.
 //! - [`text`]: `trim`'s default characters.
 //! - [`unserialize`]: `unserialize` for the values a summary holds.
+//! - [`zlib`]: whether `gzdecode` succeeds, without its warning.
 
 pub mod num;
 pub mod text;
 pub mod unserialize;
+pub mod zlib;
 
 /// Not answered natively: the call is left to Yioop's PHP.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -144,6 +144,9 @@ impl<'a> Reader<'a> {
         let rest = &self.text[self.at..];
         let len = php_float_len(rest);
         if len > 0 && rest.get(len) == Some(&b';') {
+            if exponent_capped(&rest[..len]) {
+                return Err(Decline);
+            }
             self.at += len + 1;
             // php_float_len admits ASCII only.
             return std::str::from_utf8(&rest[..len]).map_err(|_| Decline)?.parse().map_err(|_| Decline);
@@ -198,6 +201,18 @@ impl<'a> Reader<'a> {
         self.at += bytes.len();
         Ok(())
     }
+}
+
+/// Whether `zend_strtod` caps this float's explicit exponent: past 19999
+/// (leading zeros aside) it reads 19999, so with enough mantissa digits to
+/// make up for it ("1" and 30,000 zeros "e-30000") it gives INF or 0.0
+/// where the exact value is 1. Such floats are left to PHP.
+fn exponent_capped(float: &[u8]) -> bool {
+    let Some(e) = float.iter().position(|b| matches!(b, b'e' | b'E')) else { return false };
+    let digits = &float[e + 1..];
+    let digits = digits.strip_prefix(b"+").or_else(|| digits.strip_prefix(b"-")).unwrap_or(digits);
+    let significant = &digits[digits.iter().take_while(|&&d| d == b'0').count()..];
+    significant.len() > 5 || significant.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')) > 19_999
 }
 
 /// How many bytes at the start of `s` are a float in var_unserializer.re's
@@ -314,6 +329,10 @@ mod tests {
         assert_eq!(read("d:5.e1;"), Ok(V::Double(50.0)));
         assert_eq!(read("d:-INF;"), Ok(V::Double(f64::NEG_INFINITY)));
         assert_eq!(read("d:1e999;"), Ok(V::Double(f64::INFINITY)));
+        // zend_strtod reads exponents past 19999 as 19999: left to PHP.
+        assert_eq!(read(&format!("d:1{}e-30000;", "0".repeat(30_000))), Err(Decline));
+        assert_eq!(read("d:1e+0019999;"), Ok(V::Double(f64::INFINITY)));
+        assert_eq!(read("d:1e20000;"), Err(Decline));
         assert_eq!(read("s:3:\"a\"b\";"), Ok(V::Str(b"a\"b".to_vec())), "a string's length, not its quotes, ends it");
     }
 

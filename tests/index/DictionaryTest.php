@@ -5,6 +5,8 @@ use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 require_once __DIR__ . "/../support/dictionary/state.php";
+require_once __DIR__ . "/../support/dictionary/autoload/register.php";
+require_once __DIR__ . "/../support/LoadedExtension.php";
 
 /**
  * yioop_codec\dictionary\getWordInfo against what Yioop's own
@@ -192,24 +194,38 @@ class DictionaryTest extends TestCase
         $this->assertSame($before, serialize($dictionary));
     }
 
+    /**
+     * Yioop's body names IndexShard::WORD_DATA_LEN: in a fresh process its
+     * autoload includes Utility.php, whose functions Yioop's callers then
+     * use (crawlHashWord, ...), as recorded from Yioop
+     * (tests/tools/record/record-dictionary-autoload.php). After a native
+     * look-up they must be loaded too (a child process with an autoloader
+     * of Yioop's kind over stand-ins of the two files).
+     */
+    public function testALookUpLoadsIndexShardAndUtilityAsYioopsBodyDoes(): void
+    {
+        $call = self::$recording["sequence"]["calls"][0];
+        $setup = tempnam(sys_get_temp_dir(), "dictionary-autoload");
+        file_put_contents($setup, json_encode(["dir" => self::$dir,
+            "active_tiers" => self::$recording["active_tiers"], "max_tier" => self::$recording["max_tier"],
+            "constants" => self::$recording["constants"], "id" => $call["id"], "args" => $call["args"]]));
+        $cmd = [PHP_BINARY, "-d", "extension=" . LoadedExtension::path(),
+            __DIR__ . "/../support/dictionary/autoload-child.php", $setup];
+        $p = proc_open($cmd, [1 => ["pipe", "w"], 2 => ["pipe", "w"]], $pipes);
+        $out = stream_get_contents($pipes[1]);
+        $err = stream_get_contents($pipes[2]);
+        proc_close($p);
+        unlink($setup);
+        $this->assertSame("", $err);
+        // What Yioop's own body left loaded (record-dictionary-autoload.php).
+        $yioop = json_decode(file_get_contents(__DIR__ . "/../fixtures/dictionary/autoload.json"), true);
+        $this->assertSame([true, true], $yioop["after"]);
+        $this->assertSame(["before" => $yioop["before"], "answered" => true, "after" => $yioop["after"]],
+            json_decode($out, true), $out);
+    }
+
     public function testAnUnreadableObjectDeclines(): void
     {
         $this->assertNull(\yioop_codec\dictionary\getWordInfo(new \stdClass(), "ab", true));
-    }
-}
-
-/** IndexDictionary's properties, as its constructor leaves them. */
-final class DictionaryStandIn
-{
-    public $fhs = ["QUEUE" => []];
-    public $file_lens;
-    public $blocks;
-    public $read_tier;
-    public $shard_doc_lens;
-
-    public function __construct(public $dir_name, public $active_tiers, public $max_tier,
-        public $parent_archive_bundle)
-    {
-        $this->read_tier = $max_tier;
     }
 }

@@ -68,7 +68,8 @@ class SummariesTest extends TestCase
     public function testNativeCallGivesWhatYioopGave(array $call): void
     {
         $file = self::archiveFile($call["archive"]);
-        $archive = new ArchiveStandIn($file);
+        $archive = new ArchiveStandIn(empty($call["url"]) ? $file
+            : "data:application/octet-stream;base64," . base64_encode(file_get_contents($file)));
         $fh = null;
         if ($call["handle"]) {
             $fh = fopen($file, "r");
@@ -159,6 +160,14 @@ class SummariesTest extends TestCase
         }, null];
         yield "no such file" => [fn(string $f) => new ArchiveStandIn("$f.missing"), null];
         yield "a stream wrapper" => [fn(string $f) => new ArchiveStandIn("file://$f"), null];
+        // fopen reads "data:..." as a URL (RFC 2397), even where a file of
+        // that name exists: the native reads must not open the file.
+        yield "a data: URL that is also a file's name" => [function (string $f) {
+            $name = "data:,yioop";
+            copy($f, dirname($f) . "/$name");
+            chdir(dirname($f));
+            return new ArchiveStandIn($name);
+        }, null];
         yield "a filename that is no string" => [function (string $f) {
             $a = new ArchiveStandIn($f);
             $a->filename = [$f];
@@ -184,10 +193,15 @@ class SummariesTest extends TestCase
     {
         $call = self::goodCall();
         $file = self::archiveFile("good");
-        $a = $archive($file);
-        $fh = $handle ? $handle($file) : null;
-        [$result, $errors] = self::quietly(fn() => \yioop_codec\archive\getObjects($a,
-            $call["offset"], 1, true, $fh, $call["max_size"]));
+        $cwd = getcwd();
+        try {
+            $a = $archive($file);
+            $fh = $handle ? $handle($file) : null;
+            [$result, $errors] = self::quietly(fn() => \yioop_codec\archive\getObjects($a,
+                $call["offset"], 1, true, $fh, $call["max_size"]));
+        } finally {
+            chdir($cwd);
+        }
         $this->assertNull($result);
         $this->assertSame([], $errors);
         $this->assertSame(7, $a->iterator_pos);

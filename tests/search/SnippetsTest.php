@@ -122,6 +122,34 @@ class SnippetsTest extends TestCase
         $this->assertGreaterThan(0.5 * count($calls), $native);
     }
 
+    /**
+     * PHP hands PCRE its limits truncated to 32 bits: under
+     * pcre.backtrack_limit "4294967316" Yioop's matches fail at 20 steps,
+     * and the native reads must see 20 too (tests/tools/record/
+     * record-snippets-limits.php recorded Yioop under each setting).
+     */
+    public function testLimitsAreReadAsPhpHandsThemToPcre(): void
+    {
+        $recorded = json_decode(gzdecode(file_get_contents(__DIR__ . '/../fixtures/snippets/limits.json.gz')), true);
+        $inputs = yioop_codec_snippet_fuzz_inputs($recorded['count']);
+        $saved = [ini_get('pcre.backtrack_limit'), ini_get('pcre.recursion_limit')];
+        try {
+            foreach ($recorded['settings'] as $setting) {
+                ini_set('pcre.backtrack_limit', $setting['backtrack_limit']);
+                ini_set('pcre.recursion_limit', $setting['recursion_limit']);
+                $calls = [];
+                foreach ($inputs as $i => [$text, $words, $length]) {
+                    $expected = unserialize(base64_decode($setting['results'][$i]));
+                    $calls[] = [$text, $words, $length, $expected];
+                }
+                $this->check($calls);
+            }
+        } finally {
+            ini_set('pcre.backtrack_limit', $saved[0]);
+            ini_set('pcre.recursion_limit', $saved[1]);
+        }
+    }
+
     public static function declined(): array
     {
         $long = str_repeat("git commit and more words here. ", 20);

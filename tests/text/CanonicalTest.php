@@ -69,6 +69,39 @@ class CanonicalTest extends TestCase
         }
     }
 
+    /**
+     * PCRE's limits: Yioop's one preg_replace leaves NULL where PCRE gives
+     * up (a long run of letters is searched at every start, apostrophe or
+     * not), at the limit PHP hands PCRE. Recorded under several limits, JIT
+     * on and off (tests/tools/record/record-canonical-limits.php): the
+     * native call gives Yioop's text or NULL, or declines.
+     */
+    public function testPcreLimitsAsYioopsPregReplaceMeetsThem(): void
+    {
+        $recorded = unserialize(gzdecode(file_get_contents(__DIR__ . '/../fixtures/canonical/limits.gz')));
+        $saved = [ini_get('pcre.jit'), ini_get('pcre.backtrack_limit')];
+        $answered = 0;
+        try {
+            foreach ($recorded['calls'] as [$jit, $limit, $i, $md5]) {
+                ini_set('pcre.jit', $jit);
+                ini_set('pcre.backtrack_limit', $limit);
+                $text = $recorded['texts'][$i];
+                [$done, $canonical] = self::canonical($text);
+                if (!$done) {
+                    $this->assertSame($recorded['texts'][$i], $canonical, 'a decline changes nothing');
+                    continue;
+                }
+                // The stand-in's PHP path is Yioop's: only native answers count.
+                $answered++;
+                $this->assertSame($md5, $canonical === null ? null : md5($canonical), "jit $jit, limit $limit, text $i");
+            }
+        } finally {
+            ini_set('pcre.jit', $saved[0]);
+            ini_set('pcre.backtrack_limit', $saved[1]);
+        }
+        $this->assertGreaterThan(20, $answered);
+    }
+
     public function testTheListIsTheMethodsOwnStatic(): void
     {
         $text = "I don't know why he's here";

@@ -73,6 +73,33 @@ class TripletsTest extends TestCase
         $this->assertSame(json_encode($expected), trim($out), $err);
     }
 
+    /**
+     * A damaged lexicon.txt.gz: Yioop's gzdecode warns once a tagging call
+     * and tags with an empty lexicon. The native call declines before any
+     * warning of its own, so Yioop's PHP warns once, as without the
+     * extension (an intact file: answered, no warning).
+     */
+    public function testADamagedLexiconDeclinesWithoutAWarningOfItsOwn(): void
+    {
+        // Yioop's warnings, a call (tests/tools/record/record-triplets-lexicon.php).
+        $yioop = json_decode(file_get_contents(__DIR__ . '/../fixtures/triplets/lexicon.json'), true);
+        $child = __DIR__ . '/../support/triplets/damaged-lexicon.php';
+        foreach ($yioop as $damage => $recorded) {
+            $this->assertTrue($recorded['locale_dir']);
+            // Where Yioop warns, the call must be Yioop's (it alone warns).
+            $declines = array_map(fn($warnings) => $warnings !== [], $recorded['warnings']);
+            $cmd = [PHP_BINARY, '-d', 'extension=' . LoadedExtension::path(), $child, $damage];
+            $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+            $out = stream_get_contents($pipes[1]);
+            $err = stream_get_contents($pipes[2]);
+            $this->assertSame(0, proc_close($proc), $err);
+            $this->assertSame(['declined' => $declines, 'warnings' => []],
+                json_decode($out, true), "$damage: $out $err");
+        }
+        // The recording covers the case: Yioop warns once a call, each call.
+        $this->assertSame([1, 1], array_map('count', $yioop['data']['warnings']));
+    }
+
     public function testWhatIsLeftToYioopsPhp(): void
     {
         $list = ['the big dog quickly ate a bone' => [1]];

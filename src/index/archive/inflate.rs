@@ -1,8 +1,12 @@
 //! `GzipCompressor::uncompress` on a record: `gzinflate(substr($str, 10))`,
 //! answered only where it is sure to give back the bytes that were
-//! compressed. libdeflate (measured against zlib-rs and miniz_oxide in
-//! bench/inflate.rs) inflates the record as the gzip member it is, and the
-//! member's trailer (CRC-32 and size) must match what came out.
+//! compressed. zlib's own inflate (zlib-rs: zlib's checks, so it fails
+//! exactly where PHP's gzinflate does) reads the record's deflate stream,
+//! which must end where the member's trailer starts, and the trailer
+//! (CRC-32, by libdeflate, and size) must match what came out. libdeflate
+//! inflated faster (bench/inflate.rs) but accepts what zlib rejects: the
+//! reserved symbols (literal/length 286-287, distance 30-31), where
+//! gzinflate warns "data error".
 //!
 //! Why that is `gzinflate`'s answer: Yioop's skip of 10 bytes is the whole
 //! gzip header when its flags byte is 0 (gzencode writes no name, comment
@@ -13,7 +17,9 @@
 //! which gzinflate would warn, a mismatched trailer) is `Decline`.
 
 use super::Decline;
-use libdeflate_sys::{libdeflate_alloc_decompressor, libdeflate_decompressor, libdeflate_free_decompressor, libdeflate_gzip_decompress_ex, libdeflate_result_LIBDEFLATE_SUCCESS};
+use flate2::{Decompress, FlushDecompress, Status};
+use libdeflate_sys::libdeflate_crc32;
+use std::cell::RefCell;
 use std::mem::MaybeUninit;
 
 /// The gzip header `gzencode` writes before the deflate stream, up to its
@@ -27,17 +33,10 @@ const TRAILER: usize = 8;
 /// limit decides what happens to those).
 pub const MAX_INFLATED: usize = 64 << 20;
 
-/// libdeflate's decompressor (its tables, about 10 KiB), made once a thread.
-struct Decompressor(*mut libdeflate_decompressor);
-
-impl Drop for Decompressor {
-    fn drop(&mut self) {
-        unsafe { libdeflate_free_decompressor(self.0) };
-    }
-}
-
 thread_local! {
-    static DECOMPRESSOR: Decompressor = Decompressor(unsafe { libdeflate_alloc_decompressor() });
+    // zlib's raw inflate (PHP's gzinflate: windowBits -15), made once a
+    // thread and reset per record.
+    static INFLATER: RefCell<Decompress> = RefCell::new(Decompress::new(false));
 }
 
 /// The bytes `record` inflates to, as its trailer says, if it is a member
@@ -56,18 +55,21 @@ pub fn inflated_len(record: &[u8]) -> Result<usize, Decline> {
 
 /// Inflates `record` into `out`, which is [`inflated_len`] long and is
 /// written in full where this returns Ok: the member must fill `out`
-/// exactly, end with the record, and match its trailer (libdeflate checks
-/// the CRC-32 and size of what it wrote against it).
+/// exactly, end with the record, and match its trailer's CRC-32.
 pub fn inflate_into(record: &[u8], out: &mut [MaybeUninit<u8>]) -> Result<(), Decline> {
-    let (mut read, mut written) = (0usize, 0usize);
-    let result = DECOMPRESSOR.with(|d| {
-        if d.0.is_null() {
-            return !libdeflate_result_LIBDEFLATE_SUCCESS; // out of memory: Yioop's PHP
-        }
-        // libdeflate only writes `out`; it never reads it.
-        unsafe { libdeflate_gzip_decompress_ex(d.0, record.as_ptr().cast(), record.len(), out.as_mut_ptr().cast(), out.len(), &mut read, &mut written) }
+    if record.len() < HEADER + TRAILER || record[..4] != GZIP_START {
+        return Err(Decline);
+    }
+    let stream = &record[HEADER..record.len() - TRAILER];
+    let ended = INFLATER.with_borrow_mut(|inflater| {
+        inflater.reset(false);
+        let status = inflater.decompress_uninit(stream, out, FlushDecompress::Finish);
+        matches!(status, Ok(Status::StreamEnd)) && inflater.total_in() as usize == stream.len() && inflater.total_out() as usize == out.len()
     });
-    if result != libdeflate_result_LIBDEFLATE_SUCCESS || written != out.len() || read != record.len() {
+    let trailer = &record[record.len() - TRAILER..];
+    let crc = u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
+    // Where the stream ended filling `out`, all of it is written.
+    if !ended || unsafe { libdeflate_crc32(0, out.as_ptr().cast(), out.len()) } != crc {
         return Err(Decline);
     }
     Ok(())
@@ -119,6 +121,75 @@ mod tests {
                 Err(_) => return None,
             }
         }
+    }
+
+    /// Bits LSB first, as deflate packs them; Huffman codes MSB first.
+    struct Bits(Vec<u8>, usize);
+
+    impl Bits {
+        fn put(&mut self, value: u32, n: usize) {
+            for i in 0..n {
+                if self.1 % 8 == 0 {
+                    self.0.push(0);
+                }
+                let last = self.0.len() - 1;
+                self.0[last] |= (((value >> i) & 1) as u8) << (self.1 % 8);
+                self.1 += 1;
+            }
+        }
+        fn code(&mut self, code: u32, n: usize) {
+            for i in (0..n).rev() {
+                self.put((code >> i) & 1, 1);
+            }
+        }
+    }
+
+    /// A fixed-Huffman block: 'a', then a length symbol with a distance
+    /// symbol, then end of block.
+    fn fixed_block(length_symbol: u32, distance_symbol: u32) -> Vec<u8> {
+        let mut bits = Bits(Vec::new(), 0);
+        bits.put(1, 1); // final
+        bits.put(1, 2); // fixed codes
+        bits.code(0x30 + u32::from(b'a'), 8);
+        match length_symbol {
+            257..=279 => bits.code(length_symbol - 256, 7),
+            _ => bits.code(0xC0 + length_symbol - 280, 8),
+        }
+        bits.code(distance_symbol, 5);
+        bits.code(0, 7);
+        bits.0
+    }
+
+    #[test]
+    fn reserved_symbols_decline_as_gzinflate_fails() {
+        // libdeflate makes bytes of these; zlib (gzinflate) rejects them.
+        let mut libdeflate_reads = 0;
+        for (length, distance) in [(286, 0), (287, 0), (257, 30), (257, 31)] {
+            let stream = fixed_block(length, distance);
+            let mut d = libdeflater::Decompressor::new();
+            let mut made = vec![0u8; 1024];
+            let Ok(n) = d.deflate_decompress(&stream, &mut made) else { continue };
+            libdeflate_reads += 1;
+            made.truncate(n);
+            let mut crc = libdeflater::Crc::new();
+            crc.update(&made);
+            let mut record = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3];
+            record.extend_from_slice(&stream);
+            record.extend_from_slice(&crc.sum().to_le_bytes());
+            record.extend_from_slice(&(made.len() as u32).to_le_bytes());
+            assert_eq!(gzinflate(&record), None, "zlib rejects {length}/{distance}");
+            assert_eq!(inflate(&record), Err(Decline), "{length}/{distance}");
+        }
+        assert!(libdeflate_reads > 0, "libdeflate reads some of them");
+        // The same block with valid symbols inflates.
+        let stream = fixed_block(257, 0);
+        let mut record = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3];
+        record.extend_from_slice(&stream);
+        let mut crc = libdeflater::Crc::new();
+        crc.update(b"aaaa");
+        record.extend_from_slice(&crc.sum().to_le_bytes());
+        record.extend_from_slice(&4u32.to_le_bytes());
+        assert_eq!(inflate(&record).unwrap(), b"aaaa");
     }
 
     #[test]

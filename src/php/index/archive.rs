@@ -81,11 +81,19 @@ fn get_objects(args: &mut function::Args) -> Result<Zval, Decline> {
     }
     let Records { records, end } = core::read_records(source.file(), offset, num, limit)?;
     let inflated = records.iter().map(|r| inflate::inflate(&r.bytes)).collect::<Result<Vec<Vec<u8>>, Decline>>()?;
+    let mut read = Vec::with_capacity(inflated.len());
+    for text in &inflated {
+        let value = unserialize::unserialize(text);
+        if value.is_none() && may_build_object(text) {
+            return Err(Decline);
+        }
+        read.push(value);
+    }
     // Nothing declines from here on: unserialize may run PHP code.
     let mut objects = Vec::with_capacity(inflated.len());
-    for (record, text) in records.iter().zip(inflated) {
+    for ((record, text), value) in records.iter().zip(inflated).zip(read) {
         source.reached(record.next);
-        let object = unserialize::unserialize(&text).unwrap_or_else(|| silent_unserialize(unserialize, bytes_zval(&text)));
+        let object = value.unwrap_or_else(|| silent_unserialize(unserialize, bytes_zval(&text)));
         objects.push(pair_of(long_zval(record.next), object));
         if crate::php::runtime::engine::has_exception() {
             return Ok(Zval::new()); // Yioop's getObjects throws it, iterator untouched
@@ -99,6 +107,54 @@ fn get_objects(args: &mut function::Args) -> Result<Zval, Decline> {
     }
     let mut pairs = objects.into_iter().map(Some).collect::<Vec<_>>();
     Ok(array_zval(list_of(pairs.len(), |i| array_zval(pairs[i].take().expect("each pair once")))))
+}
+
+/// Whether PHP's `unserialize` of a text the native reader leaves may make
+/// an object: an object made under this native frame differs from Yioop's
+/// (an Exception's trace gains the frame and takes its file and line from
+/// the switched method; a `__wakeup` sees the frame), so such records leave
+/// the call to Yioop. The tokens are walked as PHP reads them, strings
+/// skipped by their length, until an object (`O:`, `C:`, `E:` and a
+/// length) or where
+/// PHP's reading would fail (it stops there); an escaped string (`S:`)
+/// ends the walk with a plain search of the rest.
+fn may_build_object(text: &[u8]) -> bool {
+    let marker = |rest: &[u8]| rest.windows(2).any(|w| w[1] == b':' && matches!(w[0], b'O' | b'C' | b'E'));
+    let mut at = 0;
+    while let Some(&kind) = text.get(at) {
+        match kind {
+            b'}' => at += 1,
+            b'O' | b'C' | b'E' => {
+                // `O:len:"...`: anything else fails PHP's reading here.
+                let digits = text[(at + 2).min(text.len())..].iter().take_while(|b| b.is_ascii_digit()).count();
+                return text.get(at + 1) == Some(&b':') && digits > 0 && text.get(at + 2 + digits..at + 4 + digits) == Some(&b":\""[..]);
+            }
+            b'S' => return marker(&text[at..]),
+            b's' => {
+                let digits = text[(at + 2).min(text.len())..].iter().take_while(|b| b.is_ascii_digit()).count();
+                let len_at = at + 2;
+                let Some(len) = std::str::from_utf8(&text[len_at.min(text.len())..(len_at + digits).min(text.len())]).ok().and_then(|d| d.parse::<usize>().ok()) else { return false };
+                let open = len_at + digits;
+                if text.get(at + 1) != Some(&b':') || text.get(open..open + 2) != Some(&b":\""[..]) {
+                    return false;
+                }
+                let close = open + 2 + len;
+                if text.get(close..close + 2) != Some(&b"\";"[..]) {
+                    return false;
+                }
+                at = close + 2;
+            }
+            b'a' => match text[at..].iter().position(|&b| b == b'{') {
+                Some(brace) => at += brace + 1,
+                None => return false,
+            },
+            _ => match text[at..].iter().position(|&b| b == b';') {
+                Some(end) => at += end + 1,
+                None => return false,
+            },
+        }
+    }
+    false
 }
 
 /// `$max_size` as the bound `$len < $max_size` compares with: an int, a
@@ -138,7 +194,7 @@ fn check_archive(archive: &Object) -> Result<(), Decline> {
 /// where `open_basedir` has a say.
 fn archive_file(archive: &Object) -> Result<Rc<File>, Decline> {
     let name = archive.property("filename").and_then(Zval::zend_str).ok_or(Decline)?.as_bytes();
-    if name.is_empty() || name.contains(&0) || name.windows(3).any(|w| w == b"://") || open_basedir_set() {
+    if name.is_empty() || name.contains(&0) || names_a_url(name) || open_basedir_set() {
         return Err(Decline);
     }
     let path = std::path::Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(name));
@@ -146,6 +202,13 @@ fn archive_file(archive: &Object) -> Result<Rc<File>, Decline> {
         Ok(Some((file, _))) => Ok(file),
         _ => Err(Decline), // fopen would warn
     }
+}
+
+/// Whether PHP's streams open `name` through a wrapper rather than as a
+/// plain file (php_stream_locate_url_wrapper): a scheme followed by `://`,
+/// or `data:` (RFC 2397, lower case only). Any `://` declines, a superset.
+fn names_a_url(name: &[u8]) -> bool {
+    name.windows(3).any(|w| w == b"://") || name.starts_with(b"data:")
 }
 
 fn open_basedir_set() -> bool {

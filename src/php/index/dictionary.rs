@@ -12,6 +12,7 @@
 
 use crate::php::runtime::ffi::{FS_EXISTS, FS_SIZE, php_stat};
 use crate::php::runtime::weak_table::WeakTable;
+use crate::php::runtime::classes::autoload_named;
 use crate::php::runtime::convert::{bytes_zval, Fallible};
 use crate::php::runtime::arrays::list_of;
 use crate::php::runtime::function::{self, Param};
@@ -37,6 +38,8 @@ struct Native {
 }
 
 type State = Rc<Native>;
+
+const INDEX_SHARD: &str = "seekquarry\\yioop\\library\\IndexShard";
 
 /// The properties read at every call, by index into `Slots`.
 const PROPERTIES: [&str; 6] = ["fhs", "blocks", "file_lens", "dir_name", "active_tiers", "parent_archive_bundle"];
@@ -268,6 +271,12 @@ fn look_up(object: &mut Object, call: &Call, state: &State) -> Result<Zval, Decl
     let dir = dir_name(&props)?;
     let tiers = active_tiers(&props)?;
     let tier_numbers: Vec<i64> = tiers.iter().map(|(n, _)| *n).collect();
+    // Yioop's body names IndexShard (IndexShard::WORD_DATA_LEN) for a
+    // non-empty id in the first tier: its autoload includes Utility.php,
+    // whose functions Yioop's callers then use. So here too, first.
+    if !tier_numbers.is_empty() && !call.word_id.is_empty() && autoload_named(INDEX_SHARD).is_none() {
+        return Err(Decline); // Yioop's body throws, or its autoloader did
+    }
     let mut files = state.files.borrow_mut();
     files.begin();
     let found = dictionary::word_info(&mut files, &mut PhpHost, &dir, &tier_numbers, &call.word_id, call.query);

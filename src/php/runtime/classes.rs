@@ -18,6 +18,17 @@ pub fn loaded(name: &Zval) -> Option<*mut zend_class_entry> {
     lookup(std::ptr::from_ref(name.zend_str()?).cast_mut().cast::<zend_string>())
 }
 
+/// The class `name`, autoloaded where not loaded yet, as PHP code naming
+/// it would (for a native function standing in for such code); None where
+/// no autoloader defines it or one threw.
+pub fn autoload_named(name: &'static str) -> Option<*mut zend_class_entry> {
+    if let Some(found) = loaded_named(name) {
+        return Some(found);
+    }
+    let found = with_name(name, |name| unsafe { zend_lookup_class_ex(name, std::ptr::null_mut(), 0) });
+    (!found.is_null() && !crate::php::runtime::engine::has_exception()).then_some(found)
+}
+
 /// The loaded class `name`.
 pub fn loaded_named(name: &'static str) -> Option<*mut zend_class_entry> {
     with_name(name, lookup)

@@ -33,3 +33,17 @@ pub fn call_function(name: &str, args: &mut [Zval]) -> Option<Zval> {
     };
     (status >= 0 && !has_exception()).then_some(result)
 }
+
+/// The limit PCRE gets from a `pcre.*_limit` string: PHP parses it as a
+/// zend_long and hands PCRE `(uint32_t)` of it, so "4294967316" is 20.
+/// Only plain decimal strings are read (PHP 8.2 also takes quantities such
+/// as "1M", octal "010", signs); None for the rest: the caller takes its
+/// cautious path.
+pub fn pcre_limit(text: &[u8]) -> Option<u32> {
+    let plain = !text.is_empty() && text.len() <= 18 && text.iter().all(u8::is_ascii_digit) && (text[0] != b'0' || text.len() == 1);
+    if !plain {
+        return None;
+    }
+    let value: i64 = std::str::from_utf8(text).ok()?.parse().ok()?;
+    Some(value as u32) // truncated to 32 bits, as php_pcre.c does
+}

@@ -134,9 +134,9 @@ fn has_caseless_partner(word_string: &[u8], text: &[u8]) -> bool {
 /// left length in depth. Yioop's Config.php sets 1,000,000 and 3,000; with
 /// either set lower, or a left length over 100, every position is searched.
 fn limits_allow_skipping(left: i64) -> Result<bool, Stop> {
-    let at_least = |name: &str, floor: i64| -> Result<bool, Stop> {
+    let at_least = |name: &str, floor: u32| -> Result<bool, Stop> {
         let value = call("ini_get", &mut [bytes_zval(name.as_bytes())])?;
-        Ok(value.zend_str().and_then(|s| std::str::from_utf8(s.as_bytes()).ok()?.parse::<i64>().ok()).is_some_and(|v| v >= floor))
+        Ok(value.zend_str().and_then(|s| crate::php::runtime::engine::pcre_limit(s.as_bytes())).is_some_and(|v| v >= floor))
     };
     Ok(left <= 100 && at_least("pcre.backtrack_limit", 1_000_000)? && at_least("pcre.recursion_limit", 1_000)?)
 }

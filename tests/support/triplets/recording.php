@@ -45,6 +45,20 @@ final class TripletsRecording
         }
     }
 
+    /**
+     * The recorded lexicon as lexicon.txt.gz, damaged: "data" (a byte of
+     * the deflate data changed), "cut" (cut to half), "good" (intact).
+     */
+    public static function lexiconFile(array $recorded, string $damage): string
+    {
+        $gz = gzencode($recorded['lexicon']);
+        return match ($damage) {
+            'data' => substr_replace($gz, chr(ord($gz[20]) ^ 0x5a), 20, 1),
+            'cut' => substr($gz, 0, intdiv(strlen($gz), 2)),
+            default => $gz,
+        };
+    }
+
     /** A recorded sentence list as Yioop builds it (integer-like sentences are int keys). */
     public static function sentences(array $encoded): array
     {

@@ -14,8 +14,9 @@
  * archive, offset, num, next_flag, whether a handle was passed, max_size,
  * and what Yioop gave: the result (a key of the results, which are
  * serialize() output, base64) and iterator_pos (serialize() output),
- * the handle's position after, and whether Yioop printed or warned (a call
- * the native function must leave to Yioop's PHP).
+ * the handle's position after, whether Yioop printed or warned (a call
+ * the native function must leave to Yioop's PHP), and whether the archive's
+ * file name was a data: URL of the archive rather than its path.
  */
 namespace seekquarry\yioop\configs;
 
@@ -113,10 +114,13 @@ $results = [];
 
 $calls = [];
 $call = function (string $name, int|string $offset, int|string $num, $next_flag, bool $handle,
-    $max_size, string $why = "") use (&$calls, &$results, $archives, $tmp) {
+    $max_size, string $why = "", bool $url = false) use (&$calls, &$results, $archives, $tmp) {
     $file = "$tmp/$name.txt.gz";
     file_put_contents($file, $archives[$name]);
     $a = new WebArchive($file, new GzipCompressor(), true);
+    if ($url) { // fopen reads a data: URL (RFC 2397) through PHP's wrapper
+        $a->filename = "data:application/octet-stream;base64," . base64_encode($archives[$name]);
+    }
     $a->iterator_pos = 7;
     $fh = $handle ? fopen($file, "r") : null;
     if ($handle) {
@@ -138,7 +142,7 @@ $call = function (string $name, int|string $offset, int|string $num, $next_flag,
         "result" => $key = substr(md5(serialize($result)), 0, 12),
         "iterator_pos" => serialize($a->iterator_pos),
         "tell" => $handle ? ftell($fh) : null, "eof" => $handle ? feof($fh) : null,
-        "noisy" => $noisy || $printed !== "", "may_decline" => $why];
+        "noisy" => $noisy || $printed !== "", "may_decline" => $why, "url" => $url];
     $results[$key] = base64_encode(serialize($result));
 };
 
@@ -182,6 +186,11 @@ $call("good", (string)$starts[3], 1, true, false, $limit, "a string offset");
 $call("good", $starts[3], "2", true, false, $limit, "a string count");
 $call("no-info", $starts[5], 2, true, true, $limit, "the end of the file with more to read");
 $call("no-info", $starts[5], 2, true, false, $limit, "the end of the file with more to read");
+// The archive's file name a data: URL: Yioop's fopen reads the URL.
+foreach (["good", "bad-data"] as $name) {
+    $call($name, $starts[3], 2, true, false, $limit, "a data: URL", true);
+    $call($name, $starts[3], 1, true, true, $limit, "a data: URL", true);
+}
 
 is_dir($out_dir) || mkdir($out_dir, 0777, true);
 file_put_contents("$out_dir/archive.json.gz", gzencode(json_encode([

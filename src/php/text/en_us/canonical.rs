@@ -40,6 +40,9 @@ fn canonicalized(text: &Zval) -> Option<Zval> {
     if !ctype_is_ascii() {
         return None;
     }
+    // PCRE's backtrack limit as PHP hands it over (the JIT's too).
+    let limit = call_function("ini_get", &mut [bytes_zval(b"pcre.backtrack_limit")])?;
+    let limit = crate::php::runtime::engine::pcre_limit(limit.zend_str()?.as_bytes())?;
     let statics = live_statics(loaded_named(EN_TOKENIZER)?, "canonicalizepunctuatedterms")?;
     let substitutions = statics.get("substitutions")?.dereference().array()?;
     let mut subject = text.to_vec();
@@ -57,7 +60,7 @@ fn canonicalized(text: &Zval) -> Option<Zval> {
         }
         batch.clear();
         // Most texts hold no match: the text is kept, not copied.
-        if let Cow::Owned(replaced) = native.apply(&subject)? {
+        if let Cow::Owned(replaced) = native.apply(&subject, limit)? {
             subject = replaced;
         }
     }

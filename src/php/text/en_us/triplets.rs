@@ -162,6 +162,10 @@ fn lexicon() -> Option<Rc<Lexicon>> {
     }
     let file = std::str::from_utf8(&path).ok()?;
     let compressed = std::fs::read(file).ok()?;
+    // A damaged file: gzdecode would warn, and Yioop's PHP warns once itself.
+    if !crate::php_semantics::zlib::gzdecode_succeeds(&compressed) {
+        return None;
+    }
     let text = call_function("gzdecode", &mut [bytes_zval(&compressed)])?;
     let lexicon = Lexicon::parse(text.zend_str()?.as_bytes()).map(Rc::new);
     LEXICONS.with_borrow_mut(|read| read.insert(path, lexicon.clone()));

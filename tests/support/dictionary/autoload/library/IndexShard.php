@@ -1,0 +1,15 @@
+<?php
+/**
+ * Stand-in for Yioop's IndexShard.php where IndexDictionary::getWordInfo is
+ * concerned: naming IndexShard autoloads this file, which (as Yioop's does)
+ * includes Utility.php first.
+ */
+namespace seekquarry\yioop\library;
+
+require_once __DIR__ . "/Utility.php";
+
+class IndexShard
+{
+    const WORD_DATA_LEN = 12;
+    const BLANK = "\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF";
+}
