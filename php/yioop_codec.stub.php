@@ -450,8 +450,11 @@ namespace yioop_codec\dictionary {
      * generation that is not an int, open_basedir or a stream-wrapper path,
      * ids that PHP's == would compare as numbers, and anything on which
      * Yioop's PHP warns, exits or loops (a record cut short, a search that
-     * does not converge: a damaged file). A call that declines first takes
-     * back what it did to the native state.
+     * does not converge: a damaged file), and where no autoloader defines
+     * IndexShard (a look-up that Yioop's body would take into
+     * IndexShard::WORD_DATA_LEN first autoloads it, as that body does, so
+     * Utility.php's functions are defined afterwards as in Yioop). A call
+     * that declines first takes back what it did to the native state.
      *
      * @return array<int, array{0: int, 1: int, 2: int, 3: int, 4: string}>|array{0: int|float, 1: array}|null
      *     entries [generation, first offset, last offset, count, id]
