@@ -15,6 +15,7 @@ const JIT_INI = ["opcache.jit" => "tracing", "opcache.jit_buffer_size" => "64M"]
 const CONFIGS = [["plain", false, false], ["switched", true, false],
     ["plain+jit", false, true], ["switched+jit", true, true]];
 
+/** $options["queries"]: the queries ([query, per page, first, class]) instead of the corpus's. */
 function benchSearchPages(string $dir, array $crawl, string $so, array $options): int
 {
     if (!is_file($so)) {
@@ -36,7 +37,7 @@ function benchSearchPages(string $dir, array $crawl, string $so, array $options)
 function benchIn(string $tmp, string $dir, array $crawl, string $so, array $options): int
 {
     $plain = new Php(phpIniWithoutYioop("cli", "$tmp/conf.d"), [], "plain");
-    $queries = benchQueries($dir, $crawl, $options["quick"]);
+    $queries = $options["queries"] ?? benchQueries($dir, $crawl, $options["quick"]);
     $pages = new SearchPages("$tmp/web");
     $profiles = "$tmp/profiles";
     mkdir($profiles, 0777);
