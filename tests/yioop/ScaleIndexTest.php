@@ -30,7 +30,8 @@ class ScaleIndexTest extends TestCase
         $data = sys_get_temp_dir() . '/scale-index-test-' . getmypid();
         exec('YIOOP_DIR=' . escapeshellarg($yioop) . ' php '
             . escapeshellarg("$root/bench/scale/run.php") . ' --pages=300 --per-generation=1000'
-            . ' --data=' . escapeshellarg($data) . ' --so=' . escapeshellarg($so) . ' 2>&1', $out, $rc);
+            . ' --data=' . escapeshellarg($data) . ' --so=' . escapeshellarg($so) . ' 2>&1', $out,
+            $rc);
         $generation = @file_get_contents(
             "$data/300-g1000/ext-off/IndexData1700000000/generation.txt");
         exec('rm -rf ' . escapeshellarg($data));
