@@ -4,7 +4,7 @@
  *
  *   YIOOP_DIR=/path/to/yioop-2021 php bench/scale/search.php --pages=N
  *       [--per-generation=M] [--data=/var/tmp/yioop-scale] [--seed=1]
- *       [--rounds=3] [--so=PATH] [--identity-only] [--keep]
+ *       [--rounds=3] [--so=PATH] [--identity-only] [--keep] [--profile]
  *
  * 1. Site: YIOOP_DIR installed as its installer does (stock-setup.php) in
  *    DATA/site-N-gM, the kept index DATA/N-gM/yioop-off/IndexData* copied
@@ -20,7 +20,8 @@
  * 3. bench/search/bench.php's benchmark on that site: four copies (plain,
  *    switched + extension, each without and with tracing JIT) served by
  *    nginx + php-fpm, each its own NAME_SERVER; p50, p95 and requests/s per
- *    class; every page must be identical (exit 1 if not).
+ *    class; every page must be identical (exit 1 if not). --profile: excimer
+ *    in every worker, shares by function and class per configuration.
  */
 declare(strict_types=1);
 
@@ -32,13 +33,13 @@ const CRAWL_TIME = "1700000000"; // bench/crawl/worker.php's crawl
 const PER_CLASS = 12;
 
 $options = getopt("", ["pages:", "per-generation:", "data:", "seed:", "rounds:", "so:",
-    "identity-only", "keep"]);
+    "identity-only", "keep", "profile"]);
 $yioop = rtrim((string)getenv("YIOOP_DIR"), "/");
 $pages = (int)($options["pages"] ?? 0);
 if ($pages <= 0 || !is_file("$yioop/src/executables/QueueServer.php")) {
     fwrite(STDERR, "usage: YIOOP_DIR=<Yioop 2021 tree> php bench/scale/search.php --pages=N "
         . "[--per-generation=M] [--data=DIR] [--seed=S] [--rounds=R] [--so=PATH] "
-        . "[--identity-only] [--keep]\n");
+        . "[--identity-only] [--keep] [--profile]\n");
     exit(2);
 }
 $data = rtrim($options["data"] ?? "/var/tmp/yioop-scale", "/");
@@ -51,7 +52,7 @@ try {
     $queries = scaleQueries(indexedWords($data, $pages, $seed), $pages, $seed);
     exit(benchSearchPages($site, json_decode((string)file_get_contents("$site/crawl.json"), true),
         $so, ["quick" => false, "identity_only" => isset($options["identity-only"]),
-        "rounds" => (int)($options["rounds"] ?? 3), "profile" => false,
+        "rounds" => (int)($options["rounds"] ?? 3), "profile" => isset($options["profile"]),
         "keep" => isset($options["keep"]), "queries" => $queries]));
 } catch (SetUpFailure $e) {
     fwrite(STDERR, "set-up failed: " . $e->getMessage() . "\n");
