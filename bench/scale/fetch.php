@@ -6,8 +6,9 @@
  *
  * Yioop's own Fetcher class (its executable's file, less the two lines
  * that start its loop) is handed the pages of scalePages(PAGES, SEED) as
- * its download step hands them over (downloaded()), NUM_MULTI_CURL_PAGES at a time, with no crawl
- * pacing and nothing fetched over the network: processFetchPages (the page
+ * its download step hands them over (downloaded()), NUM_MULTI_CURL_PAGES
+ * at a time, with no crawl pacing and nothing fetched over the network:
+ * processFetchPages (the page
  * processors: HtmlProcessor), then updateFoundSites, which sends an update
  * whenever the Fetcher would (more than SEEN_URLS_BEFORE_UPDATE_SCHEDULER
  * pages seen) and, at the end, the rest. Its uploadCrawlData is replaced by

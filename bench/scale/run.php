@@ -60,7 +60,8 @@ $cmd = "YIOOP_DIR=" . escapeshellarg($yioop) . " php "
     . " --pages=$pages --keep-index=" . escapeshellarg($index_dir)
     . " --repeat=" . (int)($options["repeat"] ?? 1)
     . " --jit=" . escapeshellarg($options["jit"] ?? "off")
-    . " --modes=" . escapeshellarg($options["modes"] ?? "yioop,ext") . " --so=" . escapeshellarg($so)
+    . " --modes=" . escapeshellarg($options["modes"] ?? "yioop,ext")
+    . " --so=" . escapeshellarg($so)
     . ($per_generation === "" ? "" : " --per-generation=" . (int)$per_generation);
 printf("indexing %d pages (%s documents a generation), indexes kept in %s\n", $pages,
     $per_generation === "" ? "the installer's" : $per_generation, $index_dir);
