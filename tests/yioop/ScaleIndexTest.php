@@ -32,8 +32,9 @@ class ScaleIndexTest extends TestCase
             . escapeshellarg("$root/bench/scale/run.php") . ' --pages=300 --per-generation=1000'
             . ' --data=' . escapeshellarg($data) . ' --so=' . escapeshellarg($so) . ' 2>&1', $out,
             $rc);
-        $generation = @file_get_contents(
-            "$data/300-g1000/ext-off/IndexData1700000000/generation.txt");
+        $index = "$data/300-g1000/ext-off/IndexData1700000000";
+        $generation = @file_get_contents("$index/generation.txt");
+        $summaries = @file_get_contents("$index/summaries/description.txt");
         exec('rm -rf ' . escapeshellarg($data));
         $report = implode("\n", $out);
         $this->assertSame(0, $rc, $report);
@@ -42,5 +43,7 @@ class ScaleIndexTest extends TestCase
         $info = unserialize((string)$generation);
         $this->assertIsArray($info, 'the index was kept');
         $this->assertGreaterThanOrEqual(2, $info['ACTIVE'], 'generations switched');
+        $archive = unserialize((string)$summaries);
+        $this->assertSame(300, $archive['VISITED_URLS_COUNT'] ?? null, 'every page indexed');
     }
 }
