@@ -6,7 +6,8 @@
  *
  *   YIOOP_DIR=/path/to/yioop-2021 php bench/crawl/replay.php [--batches=DIR]
  *       [--repeat=3] [--per-generation=N] [--so=target/release/libyioop_codec.so]
- *       [--jit=off,tracing] [--modes=yioop,ext] [--keep]
+ *       [--jit=off,tracing] [--modes=yioop,ext] [--keep] [--keep-index=DIR]
+ *       [--pages=N]
  *
  * --batches: a folder of the index-data files FetchController stores (one
  * fetcher upload each, taken in name order); --uploads: a folder of
@@ -14,7 +15,10 @@
  * uploads-to-batches.php; with neither, 2,000 StockCorpus pages made by
  * make-batches.php. --per-generation sets
  * NUM_DOCS_PER_GENERATION, so that a small crawl switches generations (and
- * merges dictionary tiers) as a large one does.
+ * merges dictionary tiers) as a large one does. --keep-index=DIR keeps the
+ * first run's index directory (IndexData<timestamp>) of each mode and JIT
+ * setting in DIR/MODE-JIT/ (bench/scale searches it); --pages=N adds the time per page
+ * indexed (N pages in the batches).
  *
  * "yioop" runs an unswitched copy of YIOOP_DIR's src/ without the extension,
  * "ext" a copy switched by php/yioop-integrate.php with it; every run is a
@@ -29,7 +33,8 @@
  */
 require_once __DIR__ . "/../runs.php";
 
-$options = getopt("", ["batches:", "uploads:", "repeat:", "per-generation:", "so:", "jit:", "modes:", "keep"]);
+$options = getopt("", ["batches:", "uploads:", "repeat:", "per-generation:", "so:", "jit:", "modes:", "keep",
+    "keep-index:", "pages:"]);
 $repeat = (int)($options["repeat"] ?? 3);
 $root = dirname(__DIR__, 2);
 $so = realpath($options["so"] ?? "$root/target/release/libyioop_codec.so");
@@ -53,13 +58,15 @@ for ($r = 0; $r < $repeat; $r++) {
     foreach ($jits as $jit) {
         foreach ($modes as $mode) {
             $flags = JIT_FLAGS[$jit] . ($mode == "ext" ? " -d extension=" . escapeshellarg($so) : "");
+            $keep_index = isset($options["keep-index"]) && $r == 0
+                ? $options["keep-index"] . "/$mode-$jit" : null;
             $results[$mode][$jit][] = runWorker($scan_dir, $flags, $trees[$mode], "$tmp/work-$mode-$jit-$r",
-                $batches, $per_generation, $mode == "ext" ? $root : null);
+                $batches, $per_generation, $mode == "ext" ? $root : null, $keep_index);
             fprintf(STDERR, "run %d/%d %s %s done\n", $r + 1, $repeat, $mode, $jit);
         }
     }
 }
-$identical = report($results, $modes, $jits, $batches, $repeat);
+$identical = report($results, $modes, $jits, $batches, $repeat, (int)($options["pages"] ?? 0));
 if (!isset($options["keep"])) {
     exec("rm -rf " . escapeshellarg($tmp));
 }
@@ -87,9 +94,10 @@ function batchDir(?string $given, ?string $uploads, string $yioop, string $tmp):
  * work directory has the installer's layout: src/locale copied to app/locale,
  * where Yioop loads the en_US Tokenizer from; switched by
  * php/yioop-integrate.php in $root when that is given.
+ * With $keep_index, its index directory is moved there (replacing one).
  */
 function runWorker(string $scan_dir, string $flags, string $src, string $work, string $batches,
-    string $per_generation, ?string $root): array
+    string $per_generation, ?string $root, ?string $keep_index = null): array
 {
     mkdir("$work/app", 0777, true);
     exec("cp -r " . escapeshellarg("$src/locale") . " " . escapeshellarg("$work/app/locale")
@@ -117,11 +125,21 @@ function runWorker(string $scan_dir, string $flags, string $src, string $work, s
         fwrite(STDERR, "worker failed ($rc): $cmd\n");
         exit(2);
     }
+    if ($keep_index !== null) {
+        exec("rm -rf " . escapeshellarg($keep_index) . " && mkdir -p "
+            . escapeshellarg($keep_index) . " && mv " . escapeshellarg($work) . "/cache/IndexData* "
+            . escapeshellarg($keep_index), $_, $rc);
+        if ($rc) {
+            fwrite(STDERR, "could not keep the index as $keep_index\n");
+            exit(2);
+        }
+    }
     exec("rm -rf " . escapeshellarg("$work/cache") . " " . escapeshellarg("$work/schedules"));
     return $result;
 }
 
-function report(array $results, array $modes, array $jits, string $batches, int $repeat): bool
+function report(array $results, array $modes, array $jits, string $batches, int $repeat,
+    int $pages): bool
 {
     $first = reset($results[$modes[0]])[0];
     printf("Crawl replay: %d batches from %s, %d index files, median of %d, CPU seconds\n\n",
@@ -130,6 +148,10 @@ function report(array $results, array $modes, array $jits, string $batches, int 
     foreach (["batches", "stop", "total"] as $part) {
         $rows[$part] = fn(string $mode, string $jit): array => array_map(
             fn($run) => $run["times"][$part], $results[$mode][$jit]);
+    }
+    if ($pages > 0) {
+        $rows["total, ms per page"] = fn(string $mode, string $jit): array => array_map(
+            fn($run) => 1000 * $run["times"]["total"] / $pages, $results[$mode][$jit]);
     }
     printMedianTable("part", $modes, $jits, $rows);
     return identity($results, $first["files"]);

@@ -27,7 +27,7 @@ if (isset($argv[5])) {
     define("seekquarry\\yioop\\configs\\NUM_DOCS_PER_GENERATION", (int)$argv[5]);
 }
 require __DIR__ . "/../e2e/yioop-boot.php";
-writeProfile($work_dir);
+writeCrawlProfile($work_dir);
 bootYioop($yioop_src, $work_dir);
 define("seekquarry\\yioop\\configs\\UNIT_TEST_MODE", true);
 require "$yioop_src/executables/QueueServer.php";
@@ -63,24 +63,6 @@ if ($profiler) {
 $index_dir = CRAWL_DIR . "/cache/IndexData" . CRAWL_TIMESTAMP;
 file_put_contents($out, json_encode(["times" => $times, "batches" => count($batches),
     "files" => fileHashes($index_dir), "peak_memory" => memory_get_peak_usage()]));
-
-/**
- * The profile a stock install writes (its values as strings, as the
- * installer writes them), with what bootYioop's minimal one lacks for a
- * QueueServer: a database manager to construct, and the default locale
- * (a page whose language the fetcher could not tell is guessed from it).
- */
-function writeProfile(string $work_dir): void
-{
-    file_put_contents("$work_dir/Profile.php", "<?php\nnamespace seekquarry\\yioop\\configs;\n"
-        . "nsdefine('NAME_SERVER', 'http://localhost/');\nnsdefine('DEBUG_LEVEL', '0');\n"
-        . "nsdefine('USER_AGENT_SHORT', 'replay');\nnsdefine('DBMS', 'sqlite3');\n"
-        . "nsdefine('DEFAULT_LOCALE', 'en-US');\n"
-        . "nsdefine('DB_HOST', '');\nnsdefine('DB_NAME', 'default');\n"
-        . "nsdefine('DB_USER', '');\nnsdefine('DB_PASSWORD', '');\n"
-        . "nsdefine('TITLE_WEIGHT', '4');\nnsdefine('DESCRIPTION_WEIGHT', '1');\n"
-        . "nsdefine('LINK_WEIGHT', '2');\nnsdefine('MIN_RESULTS_TO_GROUP', '200');\n");
-}
 
 /** A queue server as its constructor and startCrawl leave it, for one indexer. */
 function queueServer(int $timestamp): QueueServer

@@ -15,6 +15,7 @@ const JIT_INI = ["opcache.jit" => "tracing", "opcache.jit_buffer_size" => "64M"]
 const CONFIGS = [["plain", false, false], ["switched", true, false],
     ["plain+jit", false, true], ["switched+jit", true, true]];
 
+/** $options["queries"]: the queries ([query, per page, first, class]) instead of the corpus's. */
 function benchSearchPages(string $dir, array $crawl, string $so, array $options): int
 {
     if (!is_file($so)) {
@@ -36,7 +37,7 @@ function benchSearchPages(string $dir, array $crawl, string $so, array $options)
 function benchIn(string $tmp, string $dir, array $crawl, string $so, array $options): int
 {
     $plain = new Php(phpIniWithoutYioop("cli", "$tmp/conf.d"), [], "plain");
-    $queries = benchQueries($dir, $crawl, $options["quick"]);
+    $queries = $options["queries"] ?? benchQueries($dir, $crawl, $options["quick"]);
     $pages = new SearchPages("$tmp/web");
     $profiles = "$tmp/profiles";
     mkdir($profiles, 0777);
@@ -164,17 +165,20 @@ function printTimings(array $timings, array $queries): void
         printf("ratio %-12s p50 %.2fx, p95 %.2fx, requests/s %.2fx\n", "$a/$b",
             $y["p50"] / $x["p50"], $y["p95"] / $x["p95"], $x["rps"] / $y["rps"]);
     }
-    echo "\np50 by query class (ms):\n" . sprintf("%-14s", "");
-    foreach ($classes as $class) {
-        printf(" %10s", $class);
-    }
-    echo "\n";
-    foreach (array_column(CONFIGS, 0) as $name) {
-        printf("%-14s", $name);
+    foreach (["p50" => [1e3, "p50 by query class (ms)"], "p95" => [1e3, "p95 by query class (ms)"],
+        "rps" => [1, "requests/s by query class"]] as $stat => [$scale, $title]) {
+        echo "\n$title:\n" . sprintf("%-14s", "");
         foreach ($classes as $class) {
-            printf(" %10.1f", $stats[$name][$class]["p50"] * 1e3);
+            printf(" %10s", $class);
         }
         echo "\n";
+        foreach (array_column(CONFIGS, 0) as $name) {
+            printf("%-14s", $name);
+            foreach ($classes as $class) {
+                printf(" %10.1f", $stats[$name][$class][$stat] * $scale);
+            }
+            echo "\n";
+        }
     }
 }
 

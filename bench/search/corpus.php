@@ -29,16 +29,21 @@ final class DocCorpus
     /** @var string[] path on the site => file, every document page */
     public array $pages = [];
 
-    public function __construct(public string $dir, public int $port, bool $quick)
+    /**
+     * $sections: section => [Debian package, directory of its HTML], as
+     * SECTIONS (bench/scale takes more packages).
+     */
+    public function __construct(public string $dir, public int $port, bool $quick,
+        public array $sections = self::SECTIONS)
     {
-        foreach (self::SECTIONS as $section => [$package, $from]) {
+        foreach ($sections as $section => [$package, $from]) {
             if ($quick && !in_array($section, self::QUICK_SECTIONS, true)) {
                 continue;
             }
             $files = self::htmlFiles($package, $from);
             if ($files === []) {
                 throw new SetUpFailure("no HTML of $package in $from: run bench/search/setup.sh "
-                    . "(apt-get install -y " . implode(" ", self::packages()) . ")");
+                    . "(apt-get install -y " . implode(" ", self::packages($sections)) . ")");
             }
             foreach ($files as $file) {
                 $this->pages["/$section" . substr($file, strlen($from))] = $file;
@@ -46,10 +51,10 @@ final class DocCorpus
         }
     }
 
-    /** The Debian packages the full corpus needs. */
-    public static function packages(): array
+    /** The Debian packages the full corpus (or $sections) needs. */
+    public static function packages(array $sections = self::SECTIONS): array
     {
-        return array_values(array_unique(array_column(self::SECTIONS, 0)));
+        return array_values(array_unique(array_column($sections, 0)));
     }
 
     public function url(string $path = "/"): string
@@ -67,7 +72,7 @@ final class DocCorpus
             $sections[explode("/", $path)[1]][] = $path;
         }
         foreach ($sections as $section => $paths) {
-            symlink(self::SECTIONS[$section][1], "$this->dir/$section");
+            symlink($this->sections[$section][1], "$this->dir/$section");
             foreach (array_chunk($paths, self::LINKS_PER_MAP) as $i => $chunk) {
                 $map = "/maps/$section-" . ($i + 1) . ".html";
                 file_put_contents($this->dir . $map, self::page("$section pages, part "
