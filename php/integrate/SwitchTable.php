@@ -253,7 +253,7 @@ final class SwitchTable
         // PhraseParser's passes over every page the queue server indexes
         // (bench/crawl). The native code also relies on the en_US
         // Tokenizer's stem and NWordGrams::ngramsContains, in other files:
-        // it checks at run time that both are switched (src/php/switched.rs).
+        // it checks at run time that both are switched (src/php/runtime/switched.rs).
         'PhraseParser' => [
             'file' => 'src/library/PhraseParser.php',
             'namespace' => 'seekquarry\\yioop\\library',

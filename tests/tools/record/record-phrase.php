@@ -1,7 +1,7 @@
 <?php
 /**
  * Records what Yioop's own PhraseParser gives for the text passes that
- * src/phrase.rs makes native, for tests/text/PhraseTest.php:
+ * src/text/phrase.rs makes native, for tests/text/PhraseTest.php:
  *
  *   php tests/tools/record/record-phrase.php YIOOP_DIR SUMMARIES_ARCHIVE OUT [PAGES=120]
  *
