@@ -1,7 +1,7 @@
 <?php
 /**
  * Records what Yioop's own en_US Tokenizer gives for the passes that
- * src/triplets_en makes native, for tests/text/TripletsTest.php:
+ * src/text/en_us/triplets makes native, for tests/text/TripletsTest.php:
  *
  *   php tests/tools/record/record-triplets.php YIOOP_DIR SUMMARIES_ARCHIVE OUT [PAGES=100]
  *
