@@ -140,7 +140,7 @@ final class SwitchTable
         ],
         // Its look-ups read getWordInfoTier, addAuxInfoRecords,
         // addLookedUpEntry, getDictSubstring and readBlockDictAtOffset as
-        // Yioop 2021 writes them (src/dictionary/).
+        // Yioop 2021 writes them (src/index/dictionary/).
         'IndexDictionary' => [
             'file' => 'src/library/IndexDictionary.php',
             'namespace' => 'seekquarry\\yioop\\library',

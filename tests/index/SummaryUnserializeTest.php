@@ -7,7 +7,7 @@ require_once __DIR__ . "/../support/archive/stand-ins.php";
 
 /**
  * The native getObjects unserializes each record's text itself where it
- * can (src/archive/serialized.rs) and calls PHP's unserialize for the rest.
+ * can (src/php_semantics/unserialize.rs) and calls PHP's unserialize for the rest.
  * Either way its object must be `@unserialize($text)`'s. Here archives of
  * such texts are written as Yioop's WebArchive writes them, and each native
  * object is compared with PHP's unserialize of the same text, by
