@@ -26,14 +26,33 @@ final class DocCorpus
     public const QUICK_SECTIONS = ["git"];
     private const LINKS_PER_MAP = 200;
 
+    /** bench/multi's --quick: three sections, so three hosts to split */
+    public const MULTI_QUICK_SECTIONS = ["git", "gobject", "gdk3"];
+
     /** @var string[] path on the site => file, every document page */
     public array $pages = [];
+    /**
+     * section => port, when each section is its own host (bench/multi: Yioop
+     * splits a crawl across queue servers by host); empty: one host.
+     * @var int[]
+     */
+    public array $ports = [];
 
-    public function __construct(public string $dir, public int $port, bool $quick)
+    /**
+     * $quick: QUICK_SECTIONS only, or $sections when given; $hosts: each
+     * section served on its own port ($port + 1, + 2, ... in SECTIONS' order).
+     */
+    public function __construct(public string $dir, public int $port, bool $quick,
+        bool $hosts = false, ?array $sections = null)
     {
+        $n = 0;
         foreach (self::SECTIONS as $section => [$package, $from]) {
-            if ($quick && !in_array($section, self::QUICK_SECTIONS, true)) {
+            $n++;
+            if ($quick && !in_array($section, $sections ?? self::QUICK_SECTIONS, true)) {
                 continue;
+            }
+            if ($hosts) {
+                $this->ports[$section] = $port + $n;
             }
             $files = self::htmlFiles($package, $from);
             if ($files === []) {
@@ -57,6 +76,26 @@ final class DocCorpus
         return "http://127.0.0.1:$this->port$path";
     }
 
+    /** A page's URL: on its section's host when sections are hosts. */
+    public function pageUrl(string $path): string
+    {
+        $port = $this->ports[explode("/", $path)[1]] ?? $this->port;
+        return "http://127.0.0.1:$port$path";
+    }
+
+    /** The URL prefixes the crawl may follow: the whole site, or the index and each section's host. */
+    public function allowedPrefixes(): array
+    {
+        if ($this->ports === []) {
+            return [$this->url("/")];
+        }
+        $prefixes = [$this->url("/index.html"), $this->url("/maps/")];
+        foreach ($this->ports as $section => $port) {
+            $prefixes[] = "http://127.0.0.1:$port/$section/";
+        }
+        return $prefixes;
+    }
+
     /** Writes the site: a link per section, the maps that list its pages. */
     public function build(): void
     {
@@ -71,7 +110,8 @@ final class DocCorpus
             foreach (array_chunk($paths, self::LINKS_PER_MAP) as $i => $chunk) {
                 $map = "/maps/$section-" . ($i + 1) . ".html";
                 file_put_contents($this->dir . $map, self::page("$section pages, part "
-                    . ($i + 1), $chunk));
+                    . ($i + 1), $this->ports === [] ? $chunk : array_map([$this, "pageUrl"],
+                    $chunk)));
                 $maps[] = $map;
             }
         }
@@ -81,9 +121,13 @@ final class DocCorpus
     /** nginx's server block for the site: static files, with their MIME types. */
     public function serverBlock(): string
     {
-        return "    server {\n        listen 127.0.0.1:$this->port;\n"
-            . "        root $this->dir;\n        include /etc/nginx/mime.types;\n"
-            . "        location / { try_files \$uri \$uri/ =404; }\n    }\n";
+        $blocks = "";
+        foreach ([$this->port, ...array_values($this->ports)] as $port) {
+            $blocks .= "    server {\n        listen 127.0.0.1:$port;\n"
+                . "        root $this->dir;\n        include /etc/nginx/mime.types;\n"
+                . "        location / { try_files \$uri \$uri/ =404; }\n    }\n";
+        }
+        return $blocks;
     }
 
     /**
