@@ -83,6 +83,25 @@ final class DocCorpus
         return "http://127.0.0.1:$port$path";
     }
 
+    /**
+     * The crawl's seeds: the index page, and with a host per section each
+     * section's index.html (else its first page) too. Yioop's Fetcher sends
+     * the URLs it finds for another queue server's hosts only when it
+     * updates that server, which it does after a schedule from it: a queue
+     * server starts with work only if a seed is on one of its hosts.
+     */
+    public function seeds(): array
+    {
+        $seeds = [$this->url("/index.html")];
+        foreach ($this->ports as $section => $port) {
+            $paths = array_filter(array_keys($this->pages), fn($p) => str_starts_with($p,
+                "/$section/"));
+            $seeds[] = $this->pageUrl(in_array("/$section/index.html", $paths, true)
+                ? "/$section/index.html" : reset($paths));
+        }
+        return $seeds;
+    }
+
     /** The URL prefixes the crawl may follow: the whole site, or the index and each section's host. */
     public function allowedPrefixes(): array
     {

@@ -9,7 +9,7 @@
  *   php crawl-control.php YIOOP_TREE set-index CRAWL_TIME
  *   php crawl-control.php YIOOP_TREE machines NAME=URL ...
  *
- * ALLOWED_PREFIX may be several, separated by spaces. With --network last
+ * SEED_URL and ALLOWED_PREFIX may be several, separated by spaces. With --network last
  * (bench/multi), start and stop go to the queue
  * servers of the machine table, as Manage Crawls passes them
  * (MachineModel::getQueueServerUrls). machines: what Manage Machines does,
@@ -78,7 +78,7 @@ function startCrawl(CrawlModel $model, string $seed, string $allowed, string $de
     ?array $network): int
 {
     $seed_info = $model->getSeedInfo(true);
-    $seed_info["seed_sites"]["url"] = [$seed];
+    $seed_info["seed_sites"]["url"] = explode(" ", $seed);
     $seed_info["allowed_sites"]["url"] = explode(" ", $allowed);
     $seed_info["disallowed_sites"]["url"] = [];
     $seed_info["general"]["restrict_sites_by_url"] = true;

@@ -2,10 +2,11 @@
 # What bench/search/run.php needs on a fresh Debian 12 machine besides
 # what php/install.sh installs: nginx and php-fpm (they are started by the
 # benchmark itself, on 127.0.0.1, as its own processes: no service needed),
-# php8.2-curl (Yioop's Fetcher and its machines talk through curl), the
+# php8.2-curl and php8.2-gd (Yioop's Fetcher fetches through curl and reads
+# images with gd; its machines talk through curl), the
 # documentation packages whose HTML is the corpus, and excimer for
 # --profile. Not part of the test command's needs.
 set -e
 apt-get update
-apt-get install -y nginx php8.2-fpm php8.2-curl php-excimer \
+apt-get install -y nginx php8.2-fpm php8.2-curl php8.2-gd php-excimer \
     python3.11-doc postgresql-doc-15 python-django-doc git-doc libglib2.0-doc libgtk-3-doc
