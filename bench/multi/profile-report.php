@@ -11,17 +11,40 @@
 declare(strict_types=1);
 
 require_once dirname(__DIR__) . "/search/profile-report.php";
+require_once dirname(__DIR__, 2) . "/php/integrate/Guards.php";
+require_once dirname(__DIR__, 2) . "/php/integrate/SwitchTable.php";
+
+/**
+ * "Class::method" of every method the integration tool switches. Excimer
+ * samples user frames only: time in a native function is the calling
+ * frame's, so on a switched tree a sample whose innermost frame is a
+ * switched method is (almost all) the extension's work; on plain trees the
+ * same frames are Yioop's PHP for that work.
+ */
+function switchedMethods(): array
+{
+    static $methods = null;
+    if ($methods === null) {
+        $methods = [];
+        foreach (\YioopCodec\Integrate\SwitchTable::byFile() as $rows) {
+            foreach ($rows as $row) {
+                $methods["$row->class::$row->method"] = true;
+            }
+        }
+    }
+    return $methods;
+}
 
 /**
  * The parts of a request, first match from the top: the stack (frames
  * shortened by shortFrame, outermost first) => part.
  */
-function multiPart(array $frames): string
+function multiPart(array $frames, string $kind): string
 {
     $stack = implode(";", $frames);
-    $leaf = end($frames);
-    if (preg_match('/yioop_codec\\\\/', $leaf)) {
-        return "native (extension)";
+    $leaf = preg_replace('/^.*\\\\/', "", end($frames));
+    if (isset(switchedMethods()[$leaf])) {
+        return "switched methods (native when switched)";
     }
     if (preg_match('/(^|;)(views\\\\|\S*View::|\S*Element::|\S*Layout::|\S*Helper::render)/', $stack)
         || str_contains($stack, "Controller::displayView")) {
@@ -30,10 +53,14 @@ function multiPart(array $frames): string
     if (preg_match('/FetchUrl::getPages/', $stack)) {
         return "HTTP to the queue servers (curl)";
     }
-    if (preg_match('/(^|;)(unserialize|serialize|gzcompress|gzuncompress|gzinflate|gzdeflate|'
-        . 'base64_encode|base64_decode|library\\\\webencode|library\\\\webdecode|json_encode)$/',
-        $stack) && preg_match('/NetworkIterator|ParallelModel|CrawlController|'
-        . 'SearchController::|\{raw\}|\{getCrawlItems\}/', $stack)) {
+    // the frames that encode or decode what machines exchange, their own
+    // time (PHP's serialize, unserialize, gzdeflate, gzinflate, webencode
+    // and webdecode run in them): a queue server's answer to a raw query
+    // (SearchController, f=serial) and to getCrawlItems (CrawlController),
+    // the name server's reading of both (NetworkIterator, ParallelModel)
+    if (preg_match('/(NetworkIterator::findDocsWithWord|ParallelModel::getCrawlItems|'
+        . 'CrawlController::getCrawlItems|library\\\\web(en|de)code)$/', end($frames))
+        || ($kind === "{raw}" && preg_match('/SearchController::processQuery$/', end($frames)))) {
         return "encoding/decoding answers";
     }
     if (preg_match('/IndexManager|IndexShard|IndexDictionary|IndexArchiveBundle|'
@@ -71,7 +98,7 @@ function printMachineProfiles(string $dir, array $names): void
                 $inclusive = [];
                 foreach ($by_stack as $stack => $samples) {
                     $frames = array_map("shortFrame", explode(";", $stack));
-                    $part = multiPart($frames);
+                    $part = multiPart($frames, $kind);
                     $parts[$part] = ($parts[$part] ?? 0) + $samples;
                     foreach (array_unique($frames) as $frame) {
                         $inclusive[$frame] = ($inclusive[$frame] ?? 0) + $samples;

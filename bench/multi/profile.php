@@ -9,9 +9,11 @@
 // one line "{request} KIND 1" per request and its CPU milliseconds.
 require dirname(__DIR__) . "/search/quiet.php";
 if (class_exists("ExcimerProfiler") && !empty($_SERVER["SEARCH_BENCH_PROFILE"])) {
-    $multi_bench_kind = !empty($_GET["raw"]) ? "{raw}" : ((($_GET["a"] ?? "")
-        === "getCrawlItems") ? "{getCrawlItems}" : ((($_GET["c"] ?? "") === "crawl")
-        ? "{crawl:" . preg_replace('/\W/', "", (string)($_GET["a"] ?? "")) . "}" : "{page}"));
+    // ParallelModel::execMachines POSTs its c=crawl&a=... (getCrawlItems)
+    $multi_bench_kind = !empty($_REQUEST["raw"]) ? "{raw}" : ((($_REQUEST["a"] ?? "")
+        === "getCrawlItems") ? "{getCrawlItems}" : ((($_REQUEST["c"] ?? "") === "crawl")
+        ? "{crawl:" . preg_replace('/\W/', "", (string)($_REQUEST["a"] ?? "")) . "}"
+        : "{page}"));
     $multi_bench_profiler = new ExcimerProfiler();
     $multi_bench_profiler->setPeriod(0.001);
     $multi_bench_profiler->setEventType(EXCIMER_CPU);

@@ -160,17 +160,20 @@ function printTimings(array $timings, array $queries): void
         printf("ratio %-12s p50 %.2fx, p95 %.2fx, requests/s %.2fx\n", "$a/$b",
             $y["p50"] / $x["p50"], $y["p95"] / $x["p95"], $x["rps"] / $y["rps"]);
     }
-    echo "\np50 by query class (ms):\n" . sprintf("%-14s", "");
-    foreach ($classes as $class) {
-        printf(" %10s", $class);
-    }
-    echo "\n";
-    foreach (array_column(CONFIGS, 0) as $name) {
-        printf("%-14s", $name);
+    foreach (["p50" => "p50 by query class (ms)", "p95" => "p95 by query class (ms)",
+        "rps" => "requests/s by query class"] as $stat => $title) {
+        echo "\n$title:\n" . sprintf("%-14s", "");
         foreach ($classes as $class) {
-            printf(" %10.1f", $stats[$name][$class]["p50"] * 1e3);
+            printf(" %10s", $class);
         }
         echo "\n";
+        foreach (array_column(CONFIGS, 0) as $name) {
+            printf("%-14s", $name);
+            foreach ($classes as $class) {
+                printf(" %10.1f", $stats[$name][$class][$stat] * ($stat === "rps" ? 1 : 1e3));
+            }
+            echo "\n";
+        }
     }
 }
 
