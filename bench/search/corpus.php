@@ -26,19 +26,35 @@ final class DocCorpus
     public const QUICK_SECTIONS = ["git"];
     private const LINKS_PER_MAP = 200;
 
+    /** bench/multi's --quick: three sections, so three hosts to split */
+    public const MULTI_QUICK_SECTIONS = ["git", "gobject", "gdk3"];
+
     /** @var string[] path on the site => file, every document page */
     public array $pages = [];
+    /**
+     * section => port, when each section is its own host (bench/multi: Yioop
+     * splits a crawl across queue servers by host); empty: one host.
+     * @var int[]
+     */
+    public array $ports = [];
 
     /**
      * $sections: section => [Debian package, directory of its HTML], as
-     * SECTIONS (bench/scale takes more packages).
+     * SECTIONS (bench/scale takes more packages); $quick: QUICK_SECTIONS
+     * only, or $quick_sections when given; $hosts: each section served on
+     * its own port ($port + 1, + 2, ... in $sections' order; bench/multi).
      */
     public function __construct(public string $dir, public int $port, bool $quick,
-        public array $sections = self::SECTIONS)
+        public array $sections = self::SECTIONS, bool $hosts = false, ?array $quick_sections = null)
     {
+        $n = 0;
         foreach ($sections as $section => [$package, $from]) {
-            if ($quick && !in_array($section, self::QUICK_SECTIONS, true)) {
+            $n++;
+            if ($quick && !in_array($section, $quick_sections ?? self::QUICK_SECTIONS, true)) {
                 continue;
+            }
+            if ($hosts) {
+                $this->ports[$section] = $port + $n;
             }
             $files = self::htmlFiles($package, $from);
             if ($files === []) {
@@ -62,6 +78,45 @@ final class DocCorpus
         return "http://127.0.0.1:$this->port$path";
     }
 
+    /** A page's URL: on its section's host when sections are hosts. */
+    public function pageUrl(string $path): string
+    {
+        $port = $this->ports[explode("/", $path)[1]] ?? $this->port;
+        return "http://127.0.0.1:$port$path";
+    }
+
+    /**
+     * The crawl's seeds: the index page, and with a host per section each
+     * section's index.html (else its first page) too. Yioop's Fetcher sends
+     * the URLs it finds for another queue server's hosts only when it
+     * updates that server, which it does after a schedule from it: a queue
+     * server starts with work only if a seed is on one of its hosts.
+     */
+    public function seeds(): array
+    {
+        $seeds = [$this->url("/index.html")];
+        foreach ($this->ports as $section => $port) {
+            $paths = array_filter(array_keys($this->pages), fn($p) => str_starts_with($p,
+                "/$section/"));
+            $seeds[] = $this->pageUrl(in_array("/$section/index.html", $paths, true)
+                ? "/$section/index.html" : reset($paths));
+        }
+        return $seeds;
+    }
+
+    /** The URL prefixes the crawl may follow: the whole site, or the index and each section's host. */
+    public function allowedPrefixes(): array
+    {
+        if ($this->ports === []) {
+            return [$this->url("/")];
+        }
+        $prefixes = [$this->url("/index.html"), $this->url("/maps/")];
+        foreach ($this->ports as $section => $port) {
+            $prefixes[] = "http://127.0.0.1:$port/$section/";
+        }
+        return $prefixes;
+    }
+
     /** Writes the site: a link per section, the maps that list its pages. */
     public function build(): void
     {
@@ -76,7 +131,8 @@ final class DocCorpus
             foreach (array_chunk($paths, self::LINKS_PER_MAP) as $i => $chunk) {
                 $map = "/maps/$section-" . ($i + 1) . ".html";
                 file_put_contents($this->dir . $map, self::page("$section pages, part "
-                    . ($i + 1), $chunk));
+                    . ($i + 1), $this->ports === [] ? $chunk : array_map([$this, "pageUrl"],
+                    $chunk)));
                 $maps[] = $map;
             }
         }
@@ -86,9 +142,13 @@ final class DocCorpus
     /** nginx's server block for the site: static files, with their MIME types. */
     public function serverBlock(): string
     {
-        return "    server {\n        listen 127.0.0.1:$this->port;\n"
-            . "        root $this->dir;\n        include /etc/nginx/mime.types;\n"
-            . "        location / { try_files \$uri \$uri/ =404; }\n    }\n";
+        $blocks = "";
+        foreach ([$this->port, ...array_values($this->ports)] as $port) {
+            $blocks .= "    server {\n        listen 127.0.0.1:$port;\n"
+                . "        root $this->dir;\n        include /etc/nginx/mime.types;\n"
+                . "        location / { try_files \$uri \$uri/ =404; }\n    }\n";
+        }
+        return $blocks;
     }
 
     /**

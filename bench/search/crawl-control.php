@@ -7,6 +7,14 @@
  *   php crawl-control.php YIOOP_TREE status
  *   php crawl-control.php YIOOP_TREE stop
  *   php crawl-control.php YIOOP_TREE set-index CRAWL_TIME
+ *   php crawl-control.php YIOOP_TREE machines NAME=URL ...
+ *
+ * SEED_URL and ALLOWED_PREFIX may be several, separated by spaces. With --network last
+ * (bench/multi), start and stop go to the queue
+ * servers of the machine table, as Manage Crawls passes them
+ * (MachineModel::getQueueServerUrls). machines: what Manage Machines does,
+ * Yioop's MachineModel: the install's own row deleted, each queue server
+ * added (channel 0, one fetcher).
  *
  * start: a crawl.ini whose only seed is SEED_URL and whose crawl stays on
  * URLs starting with ALLOWED_PREFIX ("restrict sites by url"), then the
@@ -19,25 +27,46 @@ namespace seekquarry\yioop\configs;
 
 use seekquarry\yioop\library\CrawlConstants as K;
 use seekquarry\yioop\models\CrawlModel;
+use seekquarry\yioop\models\MachineModel;
 
+$network = end($argv) === "--network";
+if ($network) {
+    array_pop($argv);
+}
 [, $tree, $command] = $argv + [2 => ""];
 require "$tree/src/library/Utility.php";
 require "$tree/src/library/LocaleFunctions.php";
 set_error_handler(fn() => true); // Yioop's handler prints PHP 8.2+ deprecations
+// a web page's limit, as the admin page runs under: FetchUrl::getPages (the
+// requests to the queue servers) waits only while memory is below a share
+// of memory_limit, never with the CLI's -1
+ini_set("memory_limit", "512M");
 $_SERVER["NO_LOGGING"] = true;
 $model = new CrawlModel();
+$network = $network ? (new MachineModel())->getQueueServerUrls() : null;
 switch ($command) {
     case "start":
-        echo startCrawl($model, $argv[3], $argv[4], $argv[5]), "\n";
+        echo startCrawl($model, $argv[3], $argv[4], $argv[5], $network), "\n";
         break;
     case "status":
         echo json_encode(crawlStatus()), "\n";
         break;
     case "stop":
-        $model->sendStopCrawlMessage(0);
+        $model->sendStopCrawlMessage(0, $network);
         break;
     case "set-index":
         $model->setCurrentIndexDatabaseName($argv[3]);
+        break;
+    case "machines":
+        $machines = new MachineModel();
+        foreach ($machines->getMachineList() as $row) {
+            $machines->deleteMachine($row["NAME"]);
+        }
+        foreach (array_slice($argv, 3) as $machine) {
+            [$name, $url] = explode("=", $machine, 2);
+            $machines->addMachine($name, $url, 0, 1);
+        }
+        echo json_encode($machines->getQueueServerUrls()), "\n";
         break;
     default:
         fwrite(STDERR, "usage: php crawl-control.php YIOOP_TREE start|status|stop|set-index ...\n");
@@ -45,11 +74,12 @@ switch ($command) {
 }
 
 /** Writes the crawl's seeds and start message; returns its crawl time. */
-function startCrawl(CrawlModel $model, string $seed, string $allowed, string $description): int
+function startCrawl(CrawlModel $model, string $seed, string $allowed, string $description,
+    ?array $network): int
 {
     $seed_info = $model->getSeedInfo(true);
-    $seed_info["seed_sites"]["url"] = [$seed];
-    $seed_info["allowed_sites"]["url"] = [$allowed];
+    $seed_info["seed_sites"]["url"] = explode(" ", $seed);
+    $seed_info["allowed_sites"]["url"] = explode(" ", $allowed);
     $seed_info["disallowed_sites"]["url"] = [];
     $seed_info["general"]["restrict_sites_by_url"] = true;
     // index pages of the corpus list more links than the default 50
@@ -59,7 +89,7 @@ function startCrawl(CrawlModel $model, string $seed, string $allowed, string $de
     $params = crawlParameters($seed_info) + [K::STATUS => "NEW_CRAWL", K::CRAWL_TIME => time(),
         "DESCRIPTION" => $description, K::TOR_PROXY => TOR_PROXY];
     file_put_contents(CRAWL_DIR . "/schedules/0-NameServerMessages.txt", serialize($params));
-    if (!$model->sendStartCrawlMessage($params, $seed_info, null)) {
+    if (!$model->sendStartCrawlMessage($params, $seed_info, $network)) {
         fwrite(STDERR, "CrawlModel::sendStartCrawlMessage failed\n");
         exit(1);
     }

@@ -85,6 +85,21 @@ function setNameServer(string $tree, string $work, string $url, Php $php): void
 }
 
 /**
+ * ConfigureTool's Name Server Set-up, Edit Server Key: the key every machine
+ * of a multi-machine Yioop must share (bench/multi).
+ */
+function setServerKey(string $tree, string $work, string $key, Php $php): void
+{
+    $transcript = configureTool($tree, $php, [choose("Name Server Set-up"),
+        choose("Edit Server Key"), ["Enter a new server key:", fn() => $key],
+        choose("Return to Main Menu"), choose("Exit program")]);
+    if (!str_contains(file_get_contents("$work/Profile.php"), "nsdefine('AUTH_KEY', \"$key\");")) {
+        throw new SetUpFailure("ConfigureTool did not set AUTH_KEY in $work/Profile.php:\n"
+            . tail($transcript));
+    }
+}
+
+/**
  * Answers ConfigureTool's prompts, [prompt, reply] after [prompt, reply];
  * returns the transcript. Each answer waits for its prompt: readInput()
  * reopens php://stdin per line and drops whatever else it buffered.

@@ -67,13 +67,13 @@ final class ServedCopy
      */
     public function __construct(public string $name, public string $tree, public string $dir,
         public int $port, public array $ini, public bool $extension, public array $pool = [],
-        public int $children = FPM_CHILDREN)
+        public int $children = FPM_CHILDREN, public string $host = "127.0.0.1")
     {
     }
 
     public function url(string $path = "/"): string
     {
-        return "http://127.0.0.1:$this->port$path";
+        return "http://$this->host:$this->port$path";
     }
 }
 
@@ -107,13 +107,15 @@ final class SearchPages
      * URL; $ini: the fpm master's -d settings; $extension: whether they load yioop.
      * $pool, $children: see ServedCopy; $copy_work false serves $work itself
      * (a crawl's name server shares the queue server's work directory).
+     * $host: the loopback address it listens on (bench/multi's queue servers
+     * are "other machines" to Yioop's isSingleLocalhost: 127.0.0.2, ...).
      */
     public function add(string $name, string $tree, string $work, Php $php, array $ini,
         bool $extension, array $pool = [], int $children = FPM_CHILDREN,
-        bool $copy_work = true): ServedCopy
+        bool $copy_work = true, string $host = "127.0.0.1"): ServedCopy
     {
         $copy = new ServedCopy($name, $tree, "$this->dir/$name", freeLoopbackPort(), $ini,
-            $extension, $pool, $children);
+            $extension, $pool, $children, $host);
         mkdir($copy->dir, 0755);
         $own_work = $copy_work ? dirname($tree) . "/work" : $work;
         if ($copy_work) {
@@ -302,7 +304,7 @@ final class SearchPages
             "$this->dir/nginx-error.log", "-g", "daemon off;"], [], "$this->dir/nginx.out",
             "nginx");
         foreach ($this->copies as $copy) {
-            $this->waitFor(fn() => ($s = @stream_socket_client("tcp://127.0.0.1:$copy->port"))
+            $this->waitFor(fn() => ($s = @stream_socket_client("tcp://$copy->host:$copy->port"))
                 && fclose($s), "nginx on port $copy->port", "$this->dir/nginx-error.log");
         }
     }
@@ -374,8 +376,8 @@ PHP;
 function serverBlock(ServedCopy $copy, string $probe): string
 {
     $pass = "fastcgi_pass unix:$copy->dir/fpm.sock; include /etc/nginx/fastcgi_params;";
-    return "    server {\n        listen 127.0.0.1:$copy->port;\n"
-        . "        server_name 127.0.0.1;\n        root $copy->tree;\n"
+    return "    server {\n        listen $copy->host:$copy->port;\n"
+        . "        server_name $copy->host;\n        root $copy->tree;\n"
         . "        location = " . PROBE . " { $pass fastcgi_param SCRIPT_FILENAME $probe; }\n"
         . "        location / { $pass fastcgi_param SCRIPT_FILENAME \$document_root/index.php;\n"
         . "            fastcgi_param SCRIPT_NAME /index.php; fastcgi_param YIOOP_REDIRECTS_ON true; }\n"
