@@ -43,26 +43,7 @@ const SERVER_KEY = "yioop-codec-bench-multi";
 /** workers per pool: one client; a name server asks both queue servers at once */
 const MULTI_CHILDREN = 2;
 
-$options = getopt("", ["quick", "keep", "work:", "reuse:", "crawl-only", "identity-only",
-    "rounds:", "so:", "profile", "corpus-port:"]);
-$yioop = rtrim((string)getenv("YIOOP_DIR"), "/");
-$dir = $options["reuse"] ?? $options["work"] ?? sys_get_temp_dir() . "/yioop-multi-"
-    . getmypid();
-$keep = isset($options["keep"]) || isset($options["reuse"]) || isset($options["work"]);
-try {
-    $status = runMulti($yioop, $dir, $options);
-} catch (Throwable $e) {
-    fwrite(STDERR, "set-up failed: " . $e->getMessage() . ($e instanceof SetUpFailure ? ""
-        : " (" . get_class($e) . " at " . basename($e->getFile()) . ":" . $e->getLine() . ")")
-        . "\n");
-    $status = 2;
-}
-if (!$keep && is_dir($dir)) {
-    exec("rm -rf " . escapeshellarg($dir));
-} elseif (is_dir($dir)) {
-    echo "kept: $dir\n";
-}
-exit($status);
+benchMain("multi", "runMulti");
 
 function runMulti(string $yioop, string $dir, array $options): int
 {
@@ -308,13 +289,5 @@ function benchMulti(string $tmp, string $dir, array $crawl, string $so, array $o
     } finally {
         $pages->stop();
     }
-    if (!$options["identity_only"]) {
-        printTimings($timings, $queries);
-    }
-    if ($options["profile"]) {
-        printMachineProfiles($profiles, array_column(CONFIGS, 0));
-    }
-    printf("\n%d queries x %d configurations: %s\n", count($queries), count(CONFIGS),
-        $different == 0 ? "all identical" : "$different DIFFERENT");
-    return $different == 0 ? 0 : 1;
+    return reportRun($options, $timings, $queries, $profiles, "printMachineProfiles", $different);
 }

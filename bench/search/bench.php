@@ -76,15 +76,54 @@ function benchIn(string $tmp, string $dir, array $crawl, string $so, array $opti
     } finally {
         $pages->stop();
     }
+    return reportRun($options, $timings, $queries, $profiles, "printProfiles", $different);
+}
+
+/**
+ * The end of a run: timings unless only identity was asked, the profiles
+ * (by $print_profiles) when asked, and the verdict; the exit status.
+ */
+function reportRun(array $options, mixed $timings, array $queries, mixed $profiles,
+    callable $print_profiles, int $different): int
+{
     if (!$options["identity_only"]) {
         printTimings($timings, $queries);
     }
     if ($options["profile"]) {
-        printProfiles($profiles, array_column(CONFIGS, 0));
+        $print_profiles($profiles, array_column(CONFIGS, 0));
     }
     printf("\n%d queries x %d configurations: %s\n", count($queries), count(CONFIGS),
         $different == 0 ? "all identical" : "$different DIFFERENT");
     return $different == 0 ? 0 : 1;
+}
+
+/**
+ * The entry point the search benchmarks share: their options, a work
+ * directory under $name (kept with --keep, --work or --reuse), $run's exit
+ * status, a set-up failure as status 2.
+ */
+function benchMain(string $name, callable $run): never
+{
+    $options = getopt("", ["quick", "keep", "work:", "reuse:", "crawl-only", "identity-only",
+        "rounds:", "so:", "profile", "corpus-port:"]);
+    $yioop = rtrim((string)getenv("YIOOP_DIR"), "/");
+    $dir = $options["reuse"] ?? $options["work"] ?? sys_get_temp_dir() . "/yioop-$name-"
+        . getmypid();
+    $keep = isset($options["keep"]) || isset($options["reuse"]) || isset($options["work"]);
+    try {
+        $status = $run($yioop, $dir, $options);
+    } catch (Throwable $e) {
+        fwrite(STDERR, "set-up failed: " . $e->getMessage() . ($e instanceof SetUpFailure ? ""
+            : " (" . get_class($e) . " at " . basename($e->getFile()) . ":" . $e->getLine() . ")")
+            . "\n");
+        $status = 2;
+    }
+    if (!$keep && is_dir($dir)) {
+        exec("rm -rf " . escapeshellarg($dir));
+    } elseif (is_dir($dir)) {
+        echo "kept: $dir\n";
+    }
+    exit($status);
 }
 
 /** The query set, from the corpus's words; checked to find results on the plain side later. */

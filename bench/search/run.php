@@ -30,26 +30,7 @@ require_once dirname(__DIR__, 2) . "/tests/tools/yioop/stock-web.php";
 require_once __DIR__ . "/crawl.php";
 require_once __DIR__ . "/bench.php";
 
-$options = getopt("", ["quick", "keep", "work:", "reuse:", "crawl-only", "identity-only",
-    "rounds:", "so:", "profile", "corpus-port:"]);
-$yioop = rtrim((string)getenv("YIOOP_DIR"), "/");
-$dir = $options["reuse"] ?? $options["work"] ?? sys_get_temp_dir() . "/yioop-search-"
-    . getmypid();
-$keep = isset($options["keep"]) || isset($options["reuse"]) || isset($options["work"]);
-try {
-    $status = runBenchmark($yioop, $dir, $options);
-} catch (Throwable $e) {
-    fwrite(STDERR, "set-up failed: " . $e->getMessage() . ($e instanceof SetUpFailure ? ""
-        : " (" . get_class($e) . " at " . basename($e->getFile()) . ":" . $e->getLine() . ")")
-        . "\n");
-    $status = 2;
-}
-if (!$keep && is_dir($dir)) {
-    exec("rm -rf " . escapeshellarg($dir));
-} elseif (is_dir($dir)) {
-    echo "kept: $dir\n";
-}
-exit($status);
+benchMain("search", "runBenchmark");
 
 function runBenchmark(string $yioop, string $dir, array $options): int
 {
