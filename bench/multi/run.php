@@ -274,12 +274,7 @@ function benchMulti(string $tmp, string $dir, array $crawl, string $so, array $o
             . $pages->url("plain-qs2") . "), switched on " . $pages->url("switched")
             . " (nginx, php-fpm with opcache; +jit: opcache.jit=tracing)\n";
         $timings = [];
-        $different = askAll($pages, $queries, $options["identity_only"] ? 1
-            : 1 + $options["rounds"], $timings);
-        foreach ($pages->problems() as $problem) {
-            echo "PROBLEM    $problem\n";
-            $different++;
-        }
+        $different = askAllPasses($pages, $queries, $options, $timings);
         $sub = $pages->ownRequests();
         echo $pages->masked() . "requests the name servers made to the queue servers: $sub\n";
         if ($sub == 0) {

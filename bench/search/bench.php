@@ -65,18 +65,29 @@ function benchIn(string $tmp, string $dir, array $crawl, string $so, array $opti
             . $pages->url("switched") . " (nginx, php-fpm with opcache; +jit: "
             . "opcache.jit=tracing)\n";
         $timings = [];
-        $different = askAll($pages, $queries, $options["identity_only"] ? 1
-            : 1 + $options["rounds"], $timings);
-        foreach ($pages->problems() as $problem) {
-            echo "PROBLEM    $problem\n";
-            $different++;
-        }
+        $different = askAllPasses($pages, $queries, $options, $timings);
         echo $pages->masked() . "requests Yioop made to its own site: "
             . $pages->ownRequests() . "\n";
     } finally {
         $pages->stop();
     }
     return reportRun($options, $timings, $queries, $profiles, "printProfiles", $different);
+}
+
+/**
+ * Every query through every configuration (one pass for identity only,
+ * else a warm-up and the timed rounds), and the set-up's problems counted
+ * with the differing pages.
+ */
+function askAllPasses(SearchPages $pages, array $queries, array $options, array &$timings): int
+{
+    $different = askAll($pages, $queries, $options["identity_only"] ? 1 : 1 + $options["rounds"],
+        $timings);
+    foreach ($pages->problems() as $problem) {
+        echo "PROBLEM    $problem\n";
+        $different++;
+    }
+    return $different;
 }
 
 /**
