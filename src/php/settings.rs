@@ -1,6 +1,7 @@
 //! The `yioop.*` INI settings: registered at startup, read once per request.
 
-use crate::php::runtime::ffi::{zend_ini_string_ex, zend_unregister_ini_entries};
+use crate::php::runtime::engine::ini_value;
+use crate::php::runtime::ffi::zend_unregister_ini_entries;
 use crate::codec::backend::{Dispatch, Mode};
 use crate::codec::posting::Format;
 use ext_php_rs::flags::IniEntryPermission;
@@ -36,16 +37,6 @@ pub fn register(module_number: i32) {
 
 pub fn unregister(module_number: i32) {
     unsafe { zend_unregister_ini_entries(module_number) };
-}
-
-/// The current value of one of our INI entries.
-pub fn ini_value(name: &CStr) -> String {
-    let mut exists = false;
-    let value = unsafe { zend_ini_string_ex(name.as_ptr(), name.count_bytes(), 0, &mut exists) };
-    if value.is_null() {
-        return String::new();
-    }
-    unsafe { CStr::from_ptr(value) }.to_string_lossy().into_owned()
 }
 
 /// `yioop.opencl_probe_timeout`: how long the probe in a child process may

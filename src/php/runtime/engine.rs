@@ -1,7 +1,9 @@
-//! Calling back into PHP: its functions, its constants, its pending exception.
+//! Calling back into PHP: its functions, its constants, its INI values, its
+//! pending exception.
 
 use crate::php::runtime::convert::bytes_zval;
-use crate::php::runtime::ffi::zend_get_constant_str;
+use crate::php::runtime::ffi::{zend_get_constant_str, zend_ini_string_ex};
+use std::ffi::CStr;
 use ext_php_rs::types::Zval;
 
 /// Whether a PHP exception is pending (a called function threw).
@@ -46,4 +48,20 @@ pub fn pcre_limit(text: &[u8]) -> Option<u32> {
     }
     let value: i64 = std::str::from_utf8(text).ok()?.parse().ok()?;
     Some(value as u32) // truncated to 32 bits, as php_pcre.c does
+}
+
+/// The current value of an INI entry, as `ini_get` reads it (empty for
+/// an entry that does not exist).
+pub fn ini_value(name: &CStr) -> String {
+    let mut exists = false;
+    let value = unsafe { zend_ini_string_ex(name.as_ptr(), name.count_bytes(), 0, &mut exists) };
+    if value.is_null() {
+        return String::new();
+    }
+    unsafe { CStr::from_ptr(value) }.to_string_lossy().into_owned()
+}
+
+/// The limit PCRE gets from the `pcre.*_limit` INI entry `name` now.
+pub fn pcre_ini_limit(name: &CStr) -> Option<u32> {
+    pcre_limit(ini_value(name).as_bytes())
 }

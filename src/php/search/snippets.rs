@@ -18,6 +18,7 @@
 //! `preg_last_error()` is left as the last preg call here sets it (Yioop's
 //! preg_match_all would leave its own); Yioop never reads it.
 
+use std::ffi::CStr;
 use crate::php::runtime::classes::{live_statics, loaded};
 use crate::php::runtime::ffi::ZEND_USER_FUNCTION;
 use crate::php::runtime::function::{self, Param};
@@ -97,7 +98,7 @@ fn get_snippets(class: &str, method: &str, text: &Zval, words: &Zval, length: &Z
     if !statics_agree(class, method, &word_string, &regex)? {
         return Ok(None);
     }
-    Ok(Some(bytes_zval(&snippets(&mut php, text, &word_string, &regex, length, lengths, limits_allow_skipping(lengths.left)?)?)))
+    Ok(Some(bytes_zval(&snippets(&mut php, text, &word_string, &regex, length, lengths, limits_allow_skipping(lengths.left))?)))
 }
 
 /// `implode(" ", $words)` for an array of ASCII strings; None otherwise.
@@ -133,12 +134,9 @@ fn has_caseless_partner(word_string: &[u8], text: &[u8]) -> bool {
 /// (tens of thousands for the longest word string accepted), and about the
 /// left length in depth. Yioop's Config.php sets 1,000,000 and 3,000; with
 /// either set lower, or a left length over 100, every position is searched.
-fn limits_allow_skipping(left: i64) -> Result<bool, Stop> {
-    let at_least = |name: &str, floor: u32| -> Result<bool, Stop> {
-        let value = call("ini_get", &mut [bytes_zval(name.as_bytes())])?;
-        Ok(value.zend_str().and_then(|s| crate::php::runtime::engine::pcre_limit(s.as_bytes())).is_some_and(|v| v >= floor))
-    };
-    Ok(left <= 100 && at_least("pcre.backtrack_limit", 1_000_000)? && at_least("pcre.recursion_limit", 1_000)?)
+fn limits_allow_skipping(left: i64) -> bool {
+    let at_least = |name: &CStr, floor: u32| crate::php::runtime::engine::pcre_ini_limit(name).is_some_and(|v| v >= floor);
+    left <= 100 && at_least(c"pcre.backtrack_limit", 1_000_000) && at_least(c"pcre.recursion_limit", 1_000)
 }
 
 fn internal_encoding_is_utf8() -> Result<bool, Stop> {

@@ -41,8 +41,7 @@ fn canonicalized(text: &Zval) -> Option<Zval> {
         return None;
     }
     // PCRE's backtrack limit as PHP hands it over (the JIT's too).
-    let limit = call_function("ini_get", &mut [bytes_zval(b"pcre.backtrack_limit")])?;
-    let limit = crate::php::runtime::engine::pcre_limit(limit.zend_str()?.as_bytes())?;
+    let limit = crate::php::runtime::engine::pcre_ini_limit(c"pcre.backtrack_limit")?;
     let statics = live_statics(loaded_named(EN_TOKENIZER)?, "canonicalizepunctuatedterms")?;
     let substitutions = statics.get("substitutions")?.dereference().array()?;
     let mut subject = text.to_vec();
