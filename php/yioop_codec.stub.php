@@ -41,6 +41,9 @@
  * - yioop.opencl_prefix_min_length: the length (elements) from which "auto"
  *   runs deDeltaList's prefix sum on the device.
  * - yioop.opencl_probe_timeout: seconds a new OpenCL context's probe may take.
+ * - yioop.block_cache_size: bytes of IndexShard blocks one process keeps
+ *   for every IndexShard object that reads the same file ("64M" default;
+ *   php.ini's K, M and G; 0 keeps none).
  */
 
 namespace {
@@ -270,6 +273,16 @@ namespace yioop_codec\shard {
      * past 4,096 blocks, as Yioop empties it).
      */
     function readBlockShardAtOffset(object $shard, mixed $bytes, bool $cache = true): string|false|null {}
+
+    /**
+     * Not a Yioop method: what this process's shared block cache (the
+     * blocks every IndexShard object of one file version reads,
+     * yioop.block_cache_size) did since the process started: hits and
+     * misses (blocks read from disk), start_overs (the cache reached its
+     * limit and was emptied), version_resets (more than 64 file versions
+     * at once), held_bytes and limit_bytes. For operators sizing the cache.
+     */
+    function blockCacheStats(): array {}
 
     /** IndexShard::getShardSubstring: $len bytes of the file from $offset. */
     function getShardSubstring(object $shard, mixed $offset, mixed $len, bool $cache = true): ?string {}

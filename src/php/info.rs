@@ -2,6 +2,7 @@
 
 use crate::php::settings;
 use crate::codec::backend::{self, Dispatch, Mode};
+use crate::index::shard::shared;
 use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_row, info_table_start};
 
@@ -15,8 +16,19 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
     info_table_row!("OpenCL min length (yioop.opencl_min_length)", current.dispatch.min_length.to_string());
     info_table_row!("OpenCL prefix-sum min length (yioop.opencl_prefix_min_length)", current.dispatch.prefix_min_length.to_string());
     info_table_row!("OpenCL probe time limit (yioop.opencl_probe_timeout)", format!("{} s", settings::probe_timeout().as_secs()));
+    block_cache_rows(current.block_cache_bytes);
     opencl_rows(&current.dispatch);
     info_table_end!();
+}
+
+/// The IndexShard block cache's size and what it did in this process.
+fn block_cache_rows(limit: usize) {
+    let stats = shared::cache_stats();
+    info_table_row!("Block cache per process (yioop.block_cache_size)", format!("{} KiB", limit >> 10));
+    info_table_row!(
+        "Block cache in this process",
+        format!("{} KiB held, {} hits, {} misses, {} start-overs", shared::cache_size().0 >> 10, stats.hits, stats.misses, stats.start_overs)
+    );
 }
 
 /// Platform, device and whether this process's context is live; or the one

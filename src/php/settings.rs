@@ -18,16 +18,18 @@ pub const OPENCL: &CStr = c"yioop.opencl";
 pub const OPENCL_MIN_LENGTH: &CStr = c"yioop.opencl_min_length";
 pub const OPENCL_PREFIX_MIN_LENGTH: &CStr = c"yioop.opencl_prefix_min_length";
 pub const OPENCL_PROBE_TIMEOUT: &CStr = c"yioop.opencl_probe_timeout";
+pub const BLOCK_CACHE_SIZE: &CStr = c"yioop.block_cache_size";
 
 /// Seconds; as `crate::codec::opencl::DEFAULT_PROBE_LIMIT`.
 const DEFAULT_PROBE_TIMEOUT: u64 = 60;
 
-static INI_ENTRIES: IniEntryDefs<6> = IniEntryDefs::new([
+static INI_ENTRIES: IniEntryDefs<7> = IniEntryDefs::new([
     IniEntryDef::new(FORMAT, c"2019", PER_DIR),
     IniEntryDef::new(OPENCL, c"auto", PER_DIR),
     IniEntryDef::new(OPENCL_MIN_LENGTH, crate::codec::backend::DEFAULT_MIN_LENGTH_INI, PER_DIR),
     IniEntryDef::new(OPENCL_PREFIX_MIN_LENGTH, crate::codec::backend::DEFAULT_MIN_LENGTH_INI, PER_DIR),
     IniEntryDef::new(OPENCL_PROBE_TIMEOUT, c"60", PER_DIR),
+    IniEntryDef::new(BLOCK_CACHE_SIZE, c"64M", PER_DIR),
     IniEntryDef::end(),
 ]);
 
@@ -50,11 +52,35 @@ fn probe_timeout_seconds(value: &str) -> Option<u64> {
     value.trim().parse::<u64>().ok().filter(|&s| s >= 1)
 }
 
+/// A size as PHP writes one in php.ini ("64M", "512K", "1G", "0"): bytes.
+fn quantity(value: &str) -> Option<usize> {
+    let value = value.trim();
+    let (digits, unit) = match value.char_indices().last()? {
+        (i, c) if c.is_ascii_alphabetic() => (&value[..i], c.to_ascii_lowercase()),
+        _ => (value, 'b'),
+    };
+    let shift = match unit {
+        'b' => 0,
+        'k' => 10,
+        'm' => 20,
+        'g' => 30,
+        _ => return None,
+    };
+    let n: usize = digits.trim().parse().ok()?;
+    n.checked_mul(1 << shift)
+}
+
+/// `yioop.block_cache_size`: bytes of IndexShard blocks a process keeps.
+fn block_cache_bytes() -> usize {
+    quantity(&ini_value(BLOCK_CACHE_SIZE)).unwrap_or(crate::index::shard::shared::DEFAULT_CACHE_BYTES)
+}
+
 /// What one request runs with.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
     pub format: Format,
     pub dispatch: Dispatch,
+    pub block_cache_bytes: usize,
 }
 
 impl Settings {
@@ -64,7 +90,7 @@ impl Settings {
         let mode = Mode::parse(&ini_value(OPENCL)).unwrap_or(Mode::Auto);
         let dispatch = Dispatch::new(mode, length_setting(OPENCL_MIN_LENGTH))
             .with_prefix_min_length(length_setting(OPENCL_PREFIX_MIN_LENGTH));
-        Settings { format, dispatch }
+        Settings { format, dispatch, block_cache_bytes: block_cache_bytes() }
     }
 }
 
@@ -79,7 +105,9 @@ thread_local! {
 
 /// Called at request startup.
 pub fn refresh() {
-    CURRENT.with(|c| c.set(Some(Settings::read())));
+    let settings = Settings::read();
+    crate::index::shard::shared::set_cache_limit(settings.block_cache_bytes);
+    CURRENT.with(|c| c.set(Some(settings)));
 }
 
 /// This request's settings (read now if no request startup has run).
@@ -112,6 +140,10 @@ pub fn startup_problems() -> Vec<String> {
             problems.push(format!("{}: '{value}' is not a count, using the default", name.to_string_lossy()));
         }
     }
+    let cache = ini_value(BLOCK_CACHE_SIZE);
+    if quantity(&cache).is_none() {
+        problems.push(format!("yioop.block_cache_size: '{cache}' is not a size (64M, 512K, 0), using 64M"));
+    }
     let timeout = ini_value(OPENCL_PROBE_TIMEOUT);
     if probe_timeout_seconds(&timeout).is_none() {
         problems.push(format!(
@@ -119,4 +151,21 @@ pub fn startup_problems() -> Vec<String> {
         ));
     }
     problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quantity;
+
+    #[test]
+    fn reads_sizes_as_php_ini_writes_them() {
+        assert_eq!(quantity("64M"), Some(64 << 20));
+        assert_eq!(quantity(" 512k "), Some(512 << 10));
+        assert_eq!(quantity("1G"), Some(1 << 30));
+        assert_eq!(quantity("4096"), Some(4096));
+        assert_eq!(quantity("0"), Some(0));
+        for bad in ["", "M", "64X", "-1M", "six"] {
+            assert_eq!(quantity(bad), None, "{bad}");
+        }
+    }
 }

@@ -59,9 +59,10 @@ impl Version {
 /// A block's bytes, shared between the caches that hold it.
 pub type Block = Rc<[u8]>;
 
-/// Bytes of blocks all versions may keep cached together; past it the
-/// shared cache starts over (objects keep the blocks they hold).
-pub const CACHE_BYTES: usize = 64 << 20;
+/// Bytes of blocks all versions may keep cached together by default
+/// (`yioop.block_cache_size`); past the limit the shared cache starts over
+/// (objects keep the blocks they hold).
+pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
 
 /// Versions whose blocks are kept at once; past it the list starts over.
 const MAX_VERSIONS: usize = 64;
@@ -77,10 +78,54 @@ thread_local! {
     static OPEN_FILES: RefCell<IntMap<(u64, u64), Rc<File>>> = RefCell::new(IntMap::default());
     static VERSIONS: RefCell<IntMap<Version, Rc<SharedBlocks>>> = RefCell::new(IntMap::default());
     static CACHED_BYTES: Cell<usize> = const { Cell::new(0) };
+    static CACHE_LIMIT: Cell<usize> = const { Cell::new(DEFAULT_CACHE_BYTES) };
+    static STATS: Cell<CacheStats> = const { Cell::new(CacheStats::ZERO) };
 
     /// Bumped whenever the shared cache starts over; each version compares
     /// it with its own to know its blocks are gone.
     static CACHE_GENERATION: Cell<u64> = const { Cell::new(0) };
+}
+
+/// What the shared block cache did in this process so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Blocks found cached.
+    pub hits: u64,
+    /// Blocks read from their file.
+    pub misses: u64,
+    /// Times the cache reached its limit and started over.
+    pub start_overs: u64,
+    /// Times more than MAX_VERSIONS file versions were open and the list
+    /// of versions started over.
+    pub version_resets: u64,
+}
+
+impl CacheStats {
+    const ZERO: CacheStats = CacheStats { hits: 0, misses: 0, start_overs: 0, version_resets: 0 };
+}
+
+fn count(update: impl FnOnce(&mut CacheStats)) {
+    STATS.with(|s| {
+        let mut stats = s.get();
+        update(&mut stats);
+        s.set(stats);
+    });
+}
+
+/// This process's counts since it started.
+pub fn cache_stats() -> CacheStats {
+    STATS.with(Cell::get)
+}
+
+/// Bytes cached now, and the limit.
+pub fn cache_size() -> (usize, usize) {
+    (CACHED_BYTES.with(Cell::get), CACHE_LIMIT.with(Cell::get))
+}
+
+/// Sets the limit (`yioop.block_cache_size`); a smaller one than what is
+/// cached takes effect at the next block read.
+pub fn set_cache_limit(bytes: usize) {
+    CACHE_LIMIT.with(|l| l.set(bytes));
 }
 
 pub(super) fn shared_blocks(version: Version) -> Rc<SharedBlocks> {
@@ -91,6 +136,7 @@ pub(super) fn shared_blocks(version: Version) -> Rc<SharedBlocks> {
         }
         if versions.len() >= MAX_VERSIONS {
             versions.clear();
+            count(|s| s.version_resets += 1);
         }
         let shared = Rc::new(SharedBlocks {
             blocks: RefCell::new(vec![None; (version.size as usize).div_ceil(BLOCK_SIZE as usize)]),
@@ -110,14 +156,17 @@ impl SharedBlocks {
             self.generation.set(now);
         }
         if let Some(block) = &self.blocks.borrow()[index] {
+            count(|s| s.hits += 1);
             return block.clone();
         }
+        count(|s| s.misses += 1);
         let block = read();
         self.blocks.borrow_mut()[index] = Some(block.clone());
         CACHED_BYTES.with(|c| c.set(c.get() + block.len()));
-        if CACHED_BYTES.with(Cell::get) > CACHE_BYTES {
+        if CACHED_BYTES.with(Cell::get) > CACHE_LIMIT.with(Cell::get) {
             CACHED_BYTES.with(|c| c.set(0));
             CACHE_GENERATION.with(|g| g.set(g.get() + 1));
+            count(|s| s.start_overs += 1);
         }
         block
     }
@@ -166,3 +215,42 @@ pub fn close_unused_files() {
     OPEN_FILES.with(|o| o.borrow_mut().retain(|_, f| Rc::strong_count(f) > 1));
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn version(ino: u64, size: u64) -> Version {
+        Version { dev: 1, ino, size, mtime_ns: 0, ctime_ns: 0 }
+    }
+
+    fn block(len: usize) -> Block {
+        vec![7u8; len].into()
+    }
+
+    #[test]
+    fn counts_hits_misses_and_start_overs_against_the_limit() {
+        set_cache_limit(3 * BLOCK_SIZE as usize);
+        let before = cache_stats();
+        let shared = shared_blocks(version(u64::MAX - 1, 8 * BLOCK_SIZE as u64));
+        let reads = std::cell::Cell::new(0);
+        let read = || {
+            reads.set(reads.get() + 1);
+            block(BLOCK_SIZE as usize)
+        };
+        for i in [0, 1, 0, 1, 2] {
+            shared.get_or_read(i, read);
+        }
+        let after = cache_stats();
+        assert_eq!((after.hits - before.hits, after.misses - before.misses), (2, 3));
+        assert_eq!(after.start_overs, before.start_overs);
+        // A fourth block passes the limit: the cache starts over, and block 0
+        // is read again.
+        shared.get_or_read(3, read);
+        shared.get_or_read(0, read);
+        let last = cache_stats();
+        assert_eq!(last.start_overs - before.start_overs, 1);
+        assert_eq!(reads.get(), 5);
+        set_cache_limit(DEFAULT_CACHE_BYTES);
+    }
+}

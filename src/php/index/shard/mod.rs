@@ -340,8 +340,20 @@ fn word_info_zval(info: WordInfo) -> Zval {
     array_zval(list_of(4, |i| fields[i].take().unwrap_or_default()))
 }
 
+php_function!(CACHE_STATS, cache_stats_handler, "yioop_codec\\shard\\blockCacheStats", [], DataType::Array, |_args| {
+    let stats = crate::index::shard::shared::cache_stats();
+    let (held, limit) = crate::index::shard::shared::cache_size();
+    let mut out = ext_php_rs::types::ZendHashTable::new();
+    for (key, value) in [("hits", stats.hits), ("misses", stats.misses), ("start_overs", stats.start_overs),
+        ("version_resets", stats.version_resets), ("held_bytes", held as u64), ("limit_bytes", limit as u64)] {
+        let _ = out.insert(key, long_zval(value as i64));
+    }
+    Ok(array_zval(out))
+});
+
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
     let functions: &[(&'static Signature, function::Handler)] = &[
+        (&CACHE_STATS, cache_stats_handler),
         (&READ_BLOCK, read_block_handler),
         (&SUBSTRING, substring_handler),
         (&WORD, word_handler),
