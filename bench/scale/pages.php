@@ -5,8 +5,8 @@
  * bench/search's corpus site gives it (http://127.0.0.1:8471/SECTION/...).
  * The first N of one seeded shuffle of SCALE_SECTIONS' pages followed by
  * one of SCALE_MORE_SECTIONS' (added for 30,000 pages without changing the
- * smaller sets), so that a smaller index's pages are a prefix of a larger
- * one's. Left out: the kernel
+ * smaller sets), then of SCALE_LARGE_SECTIONS' (for 100,000), so that a
+ * smaller index's pages are a prefix of a larger one's. Left out: the kernel
  * documentation's translations (342 pages, Chinese, Japanese, Korean and
  * Italian): on some, Yioop 2021's Chinese tokenizer calls max() of an empty
  * array, an error in PHP 8 that stops the Fetcher.
@@ -31,13 +31,31 @@ const SCALE_MORE_SECTIONS = [
     "qml" => ["qtdeclarative5-doc-html", "/usr/share/qt5/doc"],
     "sqlalchemy" => ["python-sqlalchemy-doc", "/usr/share/doc/python-sqlalchemy-doc/html"],
 ];
+/** Pages beyond the 38,516 above: 100,000 and more (bench/scale's largest size) */
+const SCALE_LARGE_SECTIONS = [
+    "rust" => ["rust-doc", "/usr/share/doc/rust-doc/html"],
+    "libreoffice" => ["libreoffice-dev-doc", "/usr/share/doc/libreoffice/sdk/docs"],
+    "pcl" => ["libpcl-doc", "/usr/share/doc/libpcl-dev/html"],
+    "wx" => ["wx3.2-doc", "/usr/share/doc/wx3.2-doc/html"],
+    "coin" => ["libcoin-doc", "/usr/share/doc/libcoin-dev/html"],
+    "eigen" => ["libeigen3-doc", "/usr/share/doc/libeigen3-dev/html"],
+    "webkit" => ["libwebkit2gtk-4.0-doc", "/usr/share/doc/libwebkit2gtk-4.0-doc/html"],
+    "gtkmm" => ["libgtkmm-4.0-doc", "/usr/share/doc/libgtkmm-4.0-doc"],
+    "pango" => ["libpango1.0-doc", "/usr/share/doc/libpango1.0-doc"],
+    "soup" => ["libsoup-3.0-doc", "/usr/share/doc/libsoup-3.0"],
+    "sfml" => ["libsfml-doc", "/usr/share/doc/libsfml-dev/html"],
+    "gegl" => ["libgegl-doc", "/usr/share/doc/libgegl-dev"],
+    "gda" => ["libgda-5.0-doc", "/usr/share/gtk-doc/html/libgda-5.0"],
+    "libxml2" => ["libxml2-doc", "/usr/share/doc/libxml2/html"],
+    "clutter" => ["libclutter-1.0-doc", "/usr/share/gtk-doc/html/clutter"],
+];
 const SCALE_PORT = 8471;
 
 /** The first $n pages: [url => file]; fails when there are fewer. */
 function scalePages(int $n, int $seed = 1): array
 {
     $pages = [];
-    foreach ([SCALE_SECTIONS, SCALE_MORE_SECTIONS] as $i => $sections) {
+    foreach ([SCALE_SECTIONS, SCALE_MORE_SECTIONS, SCALE_LARGE_SECTIONS] as $i => $sections) {
         if (count($pages) >= $n) {
             break;
         }
@@ -53,7 +71,7 @@ function scalePages(int $n, int $seed = 1): array
     if ($n > count($pages)) {
         throw new SetUpFailure("--pages=$n, but the packages hold " . count($pages)
             . " HTML pages (apt-get install -y " . implode(" ", DocCorpus::packages(
-            SCALE_SECTIONS + SCALE_MORE_SECTIONS)) . ")");
+            SCALE_SECTIONS + SCALE_MORE_SECTIONS + SCALE_LARGE_SECTIONS)) . ")");
     }
     return array_slice($pages, 0, $n, true);
 }

@@ -5,6 +5,7 @@
  *   YIOOP_DIR=/path/to/yioop-2021 php bench/scale/search.php --pages=N
  *       [--per-generation=M] [--data=/var/tmp/yioop-scale] [--seed=1]
  *       [--rounds=3] [--so=PATH] [--identity-only] [--keep] [--profile]
+ *       [--clients=4 [--load-requests=10000]] [--cold]
  *
  * 1. Site: YIOOP_DIR installed as its installer does (stock-setup.php) in
  *    DATA/site-N-gM, the kept index DATA/N-gM/yioop-off/IndexData* copied
@@ -22,6 +23,13 @@
  *    nginx + php-fpm, each its own NAME_SERVER; p50, p95 and requests/s per
  *    class; every page must be identical (exit 1 if not). --profile: excimer
  *    in every worker, shares by function and class per configuration.
+ * 4. --clients=C: then each configuration under C concurrent clients for
+ *    --load-requests pages (default 2,000), with its php-fpm workers' RSS
+ *    and, with the extension, the block cache's hit rate; --cold: then one
+ *    pass after a restart with the page cache dropped (bench/search/load.php).
+ *
+ * The index is DATA/N-gM/yioop-off's, or ext-off's where only the
+ * extension built it (sizes past the ones checked for identical indexes).
  */
 declare(strict_types=1);
 
@@ -33,13 +41,13 @@ const CRAWL_TIME = "1700000000"; // bench/crawl/worker.php's crawl
 const PER_CLASS = 12;
 
 $options = getopt("", ["pages:", "per-generation:", "data:", "seed:", "rounds:", "so:",
-    "identity-only", "keep", "profile"]);
+    "identity-only", "keep", "profile", "clients:", "load-requests:", "cold"]);
 $yioop = rtrim((string)getenv("YIOOP_DIR"), "/");
 $pages = (int)($options["pages"] ?? 0);
 if ($pages <= 0 || !is_file("$yioop/src/executables/QueueServer.php")) {
     fwrite(STDERR, "usage: YIOOP_DIR=<Yioop 2021 tree> php bench/scale/search.php --pages=N "
         . "[--per-generation=M] [--data=DIR] [--seed=S] [--rounds=R] [--so=PATH] "
-        . "[--identity-only] [--keep] [--profile]\n");
+        . "[--identity-only] [--keep] [--profile] [--clients=C [--load-requests=R]] [--cold]\n");
     exit(2);
 }
 $data = rtrim($options["data"] ?? "/var/tmp/yioop-scale", "/");
@@ -53,7 +61,10 @@ try {
     exit(benchSearchPages($site, json_decode((string)file_get_contents("$site/crawl.json"), true),
         $so, ["quick" => false, "identity_only" => isset($options["identity-only"]),
         "rounds" => (int)($options["rounds"] ?? 3), "profile" => isset($options["profile"]),
-        "keep" => isset($options["keep"]), "queries" => $queries]));
+        "keep" => isset($options["keep"]), "queries" => $queries,
+        "clients" => (int)($options["clients"] ?? 0),
+        "load_requests" => (int)($options["load-requests"] ?? 2000),
+        "cold" => isset($options["cold"])]));
 } catch (SetUpFailure $e) {
     fwrite(STDERR, "set-up failed: " . $e->getMessage() . "\n");
     exit(2);
@@ -66,9 +77,10 @@ function site(string $yioop, string $data, string $name): string
     if (is_file("$site/crawl.json")) {
         return $site;
     }
-    $index = glob("$data/$name/yioop-off/IndexData*")[0] ?? null;
+    $index = glob("$data/$name/{yioop,ext}-off/IndexData*", GLOB_BRACE)[0] ?? null;
     if ($index === null) {
-        throw new SetUpFailure("no index in $data/$name/yioop-off: run bench/scale/run.php first");
+        throw new SetUpFailure("no index in $data/$name/yioop-off or ext-off: run "
+            . "bench/scale/run.php first");
     }
     exec("rm -rf " . escapeshellarg($site));
     mkdir($site, 0755, true);

@@ -9,6 +9,7 @@ declare(strict_types=1);
 
 require_once __DIR__ . "/corpus.php";
 require_once __DIR__ . "/profile-report.php";
+require_once __DIR__ . "/load.php";
 
 const JIT_INI = ["opcache.jit" => "tracing", "opcache.jit_buffer_size" => "64M"];
 /** The configurations, in the order printed: [name, switched + extension, JIT] */
@@ -68,6 +69,7 @@ function benchIn(string $tmp, string $dir, array $crawl, string $so, array $opti
         $different = askAllPasses($pages, $queries, $options, $timings);
         echo $pages->masked() . "requests Yioop made to its own site: "
             . $pages->ownRequests() . "\n";
+        loadAndColdPhases($pages, $queries, $options);
     } finally {
         $pages->stop();
     }
@@ -191,8 +193,14 @@ function askAll(SearchPages $pages, array $queries, int $passes, array &$timings
     return $different;
 }
 
-/** p50, p95 and requests/s per configuration and per query class, with the ratios. */
-function printTimings(array $timings, array $queries): void
+/**
+ * p50, p95 and requests/s per configuration and per query class, with the
+ * ratios. $wall_rps (name => pages per wall second, under load): the
+ * requests/s instead of one client's (pages per second of their latencies),
+ * and no per-class requests/s.
+ */
+function printTimings(array $timings, array $queries, array $wall_rps = [],
+    string $clients = "one client"): void
 {
     $classes = array_values(array_unique(array_column($queries, 3)));
     $stats = [];
@@ -201,8 +209,9 @@ function printTimings(array $timings, array $queries): void
         foreach ($classes as $class) {
             $stats[$name][$class] = latencyStats($by_class[$class] ?? []);
         }
+        $stats[$name]["all"]["rps"] = $wall_rps[$name] ?? $stats[$name]["all"]["rps"];
     }
-    echo "\nsearch page latency (the page's own request; ms) and requests/s (one client):\n";
+    echo "\nsearch page latency (the page's own request; ms) and requests/s ($clients):\n";
     printf("%-14s %8s %8s %8s %6s\n", "", "p50", "p95", "req/s", "n");
     foreach (array_column(CONFIGS, 0) as $name) {
         $s = $stats[$name]["all"];
@@ -215,8 +224,9 @@ function printTimings(array $timings, array $queries): void
         printf("ratio %-12s p50 %.2fx, p95 %.2fx, requests/s %.2fx\n", "$a/$b",
             $y["p50"] / $x["p50"], $y["p95"] / $x["p95"], $x["rps"] / $y["rps"]);
     }
-    foreach (["p50" => [1e3, "p50 by query class (ms)"], "p95" => [1e3, "p95 by query class (ms)"],
-        "rps" => [1, "requests/s by query class"]] as $stat => [$scale, $title]) {
+    $tables = ["p50" => [1e3, "p50 by query class (ms)"], "p95" => [1e3, "p95 by query class (ms)"]]
+        + ($wall_rps ? [] : ["rps" => [1, "requests/s by query class"]]);
+    foreach ($tables as $stat => [$scale, $title]) {
         echo "\n$title:\n" . sprintf("%-14s", "");
         foreach ($classes as $class) {
             printf(" %10s", $class);

@@ -17,7 +17,7 @@ final class SetUpFailure extends RuntimeException
 /** $sapi's conf.d (cli, fpm) in $dir, minus the yioop extension that phpenmod enables globally. */
 function phpIniWithoutYioop(string $sapi, string $dir): string
 {
-    mkdir($dir);
+    is_dir($dir) || mkdir($dir); // again on a restart
     foreach (glob(phpConfig($sapi) . "/conf.d/*.ini") as $ini) {
         if (!str_contains(basename($ini), "yioop")) {
             copy($ini, "$dir/" . basename($ini));

@@ -221,6 +221,65 @@ final class SearchPages
         return $problems;
     }
 
+    /**
+     * Resident set sizes (kB) of $name's php-fpm workers, pid => kB: the
+     * master's children, as /proc shows them now.
+     */
+    public function workerRss(string $name): array
+    {
+        $master = null;
+        foreach ($this->processes as [, $pid, $what]) {
+            $master = $what === "$name php-fpm" ? $pid : $master;
+        }
+        $rss = [];
+        foreach (glob("/proc/[0-9]*/status") as $status) {
+            $text = (string)@file_get_contents($status);
+            if (preg_match('/^PPid:\s+(\d+)$/m', $text, $ppid) && (int)$ppid[1] === $master
+                && preg_match('/^VmRSS:\s+(\d+) kB$/m', $text, $kb)) {
+                $rss[(int)basename(dirname($status))] = (int)$kb[1];
+            }
+        }
+        return $rss;
+    }
+
+    /**
+     * The block-cache counts of $name's workers (blockCacheStats()),
+     * summed over the distinct workers $asks probes reached; null without
+     * the extension.
+     */
+    public function blockCache(string $name, int $asks): ?array
+    {
+        $by_pid = [];
+        for ($i = 0; $i < $asks; $i++) {
+            $probe = $this->probe($this->copies[$name]);
+            if ($probe["block_cache"] === null) {
+                return null;
+            }
+            $by_pid[$probe["pid"]] = $probe["block_cache"];
+        }
+        $sum = ["workers" => count($by_pid)];
+        foreach ($by_pid as $stats) {
+            foreach ($stats as $key => $value) {
+                $sum[$key] = ($sum[$key] ?? 0) + $value;
+            }
+        }
+        return $sum;
+    }
+
+    /**
+     * Cold: every server stopped, the kernel's page cache dropped, the
+     * servers started again (fresh workers, empty opcache). False where
+     * the page cache could not be dropped (not root).
+     */
+    public function restartCold(): bool
+    {
+        $this->stop();
+        shell("sync");
+        $dropped = @file_put_contents("/proc/sys/vm/drop_caches", "3\n") !== false;
+        $this->start();
+        return $dropped;
+    }
+
     public function stop(): void
     {
         foreach (array_reverse($this->processes) as [$process, $pid]) {
@@ -298,7 +357,7 @@ final class SearchPages
     private function startNginx(): void
     {
         $conf = "$this->dir/nginx.conf";
-        mkdir("$this->dir/nginx-temp");
+        is_dir("$this->dir/nginx-temp") || mkdir("$this->dir/nginx-temp");
         file_put_contents($conf, $this->nginxConfig());
         $this->launch([programPath("nginx"), "-p", "$this->dir/", "-c", $conf, "-e",
             "$this->dir/nginx-error.log", "-g", "daemon off;"], [], "$this->dir/nginx.out",
@@ -366,7 +425,9 @@ const PROBE_SCRIPT = <<<'PHP'
 $opcache = function_exists("opcache_get_status") ? opcache_get_status(false) : false;
 echo json_encode(["yioop" => extension_loaded("yioop"), "format" => ini_get("yioop.format"),
     "opcache" => is_array($opcache) && $opcache["opcache_enabled"],
-    "cached" => is_array($opcache) ? $opcache["opcache_statistics"]["num_cached_scripts"] : 0]);
+    "cached" => is_array($opcache) ? $opcache["opcache_statistics"]["num_cached_scripts"] : 0,
+    "pid" => getmypid(), "block_cache" => function_exists('yioop_codec\shard\blockCacheStats')
+    ? yioop_codec\shard\blockCacheStats() : null]);
 PHP;
 
 /**
