@@ -279,7 +279,7 @@ namespace yioop_codec\shard {
      * blocks every IndexShard object of one file version reads,
      * yioop.block_cache_size) did since the process started: hits and
      * misses (blocks read from disk), start_overs (the cache reached its
-     * limit and was emptied), version_resets (more than 64 file versions
+     * limit and was emptied), version_resets (more than 4,096 file versions
      * at once), held_bytes and limit_bytes. For operators sizing the cache.
      */
     function blockCacheStats(): array {}

@@ -65,7 +65,11 @@ pub type Block = Rc<[u8]>;
 pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
 
 /// Versions whose blocks are kept at once; past it the list starts over.
-const MAX_VERSIONS: usize = 64;
+/// Every dictionary file a search reads is a version too (256 prefix files
+/// a tier): at 64, a worker that had answered a few dozen different words
+/// started over and dropped the posting shards' blocks with the
+/// dictionary's. A version costs a pointer per block of its file.
+const MAX_VERSIONS: usize = 4096;
 
 /// The blocks read so far of one version of a file, by block number.
 pub(super) struct SharedBlocks {
@@ -95,8 +99,8 @@ pub struct CacheStats {
     pub misses: u64,
     /// Times the cache reached its limit and started over.
     pub start_overs: u64,
-    /// Times more than MAX_VERSIONS file versions were open and the list
-    /// of versions started over.
+    /// Times more than MAX_VERSIONS (4,096) file versions were read and
+    /// the list of versions started over.
     pub version_resets: u64,
 }
 
