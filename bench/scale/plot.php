@@ -1,9 +1,10 @@
 <?php
 /**
  * How the gain grows with the index: bench/scale's figures (results.csv:
- * pages, measure, Yioop's value, the extension's, as the runs printed them)
- * drawn as the ratio Yioop / extension against the pages indexed (log
- * scale), one line per measure, into an SVG:
+ * pages, measure, Yioop's value, the extension's, as the runs printed them,
+ * and whether lower or higher is better) drawn as how many times better
+ * the extension is against the pages indexed (log scale), one line per
+ * measure, into an SVG:
  *
  *   php bench/scale/plot.php [bench/scale/results.csv] > docs/scale.svg
  */
@@ -21,8 +22,9 @@ function ratios(string $csv): array
     $lines = array_filter(array_map("trim", file($csv)), fn($l) => $l !== "" && $l[0] !== "#");
     $series = [];
     foreach (array_slice(array_values($lines), 1) as $line) {
-        [$pages, $measure, $yioop, $ext] = str_getcsv($line);
-        $series[$measure][(int)$pages] = (float)$yioop / (float)$ext;
+        [$pages, $measure, $yioop, $ext, $better] = str_getcsv($line);
+        $series[$measure][(int)$pages] = $better === "higher" ? (float)$ext / (float)$yioop
+            : (float)$yioop / (float)$ext;
     }
     foreach ($series as &$points) {
         ksort($points);
