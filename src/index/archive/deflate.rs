@@ -20,7 +20,7 @@
 //!
 //! Nothing here touches PHP: the threads see only bytes.
 
-use libz_sys::{deflate, deflateEnd, deflateInit2_, uInt, voidpf, z_stream, zlibVersion, Z_DEFAULT_STRATEGY, Z_DEFLATED, Z_FINISH, Z_NO_FLUSH, Z_OK, Z_STREAM_END};
+use libz_sys::{deflate, deflateEnd, deflateInit2_, deflateReset, uInt, voidpf, z_stream, zlibVersion, Z_DEFAULT_STRATEGY, Z_DEFLATED, Z_FINISH, Z_NO_FLUSH, Z_OK, Z_STREAM_END};
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
@@ -58,19 +58,25 @@ unsafe extern "C" fn z_free(_: voidpf, pointer: voidpf) {
     free(pointer)
 }
 
-/// One gzip member being written: zlib's stream (boxed: zlib's state
-/// points back at it, so it never moves) and the bytes out so far.
-pub struct Member {
-    stream: Box<z_stream>,
-    out: Vec<u8>,
-}
+/// A zlib stream made by `deflateInit2` with gzencode's arguments (boxed:
+/// zlib's state points back at it, so it never moves).
+struct Stream(Box<z_stream>);
 
 // The stream is zlib's alone; it moves between threads, never shared.
-unsafe impl Send for Member {}
+unsafe impl Send for Stream {}
 
-impl Member {
-    /// A member begun as `gzencode($text, 9)` begins it, `prefix` fed.
-    pub fn start(prefix: &[u8]) -> Member {
+/// Streams reset for reuse: making one allocates and clears about 400 KiB
+/// (zlib's window, hash chains and buffers), which cost more than
+/// compressing a summary (malloc maps blocks that large afresh each time).
+static POOL: Mutex<Vec<Stream>> = Mutex::new(Vec::new());
+/// Streams kept in the pool at most.
+const POOL_MAX: usize = 32;
+
+impl Stream {
+    fn new() -> Stream {
+        if let Some(stream) = POOL.lock().ok().and_then(|mut pool| pool.pop()) {
+            return stream;
+        }
         let mut stream = Box::new(z_stream {
             next_in: std::ptr::null_mut(),
             avail_in: 0,
@@ -91,7 +97,40 @@ impl Member {
             deflateInit2_(&mut *stream, LEVEL, Z_DEFLATED, GZIP_WINDOW_BITS, MAX_MEM_LEVEL, Z_DEFAULT_STRATEGY, zlibVersion(), std::mem::size_of::<z_stream>() as c_int)
         };
         assert_eq!(status, Z_OK, "zlib's deflateInit2 failed");
-        let mut member = Member { stream, out: Vec::new() };
+        Stream(stream)
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        unsafe { deflateEnd(&mut *self.0) };
+    }
+}
+
+/// Hands a stream back: reset (as freshly made: deflateReset keeps only
+/// the parameters and allocations) into the pool, or ended.
+fn recycle(mut stream: Stream) {
+    if unsafe { deflateReset(&mut *stream.0) } != Z_OK {
+        return;
+    }
+    if let Ok(mut pool) = POOL.lock() {
+        if pool.len() < POOL_MAX {
+            pool.push(stream);
+        }
+    }
+}
+
+/// One gzip member being written: zlib's stream (boxed: zlib's state
+/// points back at it, so it never moves) and the bytes out so far.
+pub struct Member {
+    stream: Option<Stream>,
+    out: Vec<u8>,
+}
+
+impl Member {
+    /// A member begun as `gzencode($text, 9)` begins it, `prefix` fed.
+    pub fn start(prefix: &[u8]) -> Member {
+        let mut member = Member { stream: Some(Stream::new()), out: Vec::new() };
         member.feed(prefix, Z_NO_FLUSH);
         member
     }
@@ -105,7 +144,7 @@ impl Member {
             }
             let spare = self.out.capacity() - self.out.len();
             let status = unsafe {
-                let s = &mut *self.stream;
+                let s = &mut *self.stream.as_mut().expect("open until finished").0;
                 s.next_in = input.as_ptr().add(at).cast_mut();
                 s.avail_in = chunk as uInt;
                 s.next_out = self.out.as_mut_ptr().add(self.out.len());
@@ -120,7 +159,7 @@ impl Member {
                 return;
             }
             assert!(status == Z_OK || status == libz_sys::Z_BUF_ERROR, "zlib's deflate failed: {status}");
-            if flush == Z_NO_FLUSH && at == input.len() && self.stream.avail_out != 0 {
+            if flush == Z_NO_FLUSH && at == input.len() && self.stream.as_ref().expect("open until finished").0.avail_out != 0 {
                 return; // all taken, nothing held back for want of room
             }
         }
@@ -129,13 +168,8 @@ impl Member {
     /// The member's bytes once `tail` is fed and the stream finished.
     pub fn finish(mut self, tail: &[u8]) -> Vec<u8> {
         self.feed(tail, Z_FINISH);
+        recycle(self.stream.take().expect("open until finished"));
         std::mem::take(&mut self.out)
-    }
-}
-
-impl Drop for Member {
-    fn drop(&mut self) {
-        unsafe { deflateEnd(&mut *self.stream) };
     }
 }
 
