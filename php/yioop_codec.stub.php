@@ -435,7 +435,7 @@ namespace yioop_codec\archive {
      * Each object gets its offset in $offset_field and is serialized by
      * PHP's serialize on the calling thread; the texts are compressed as
      * gzencode($text, 9) by the zlib PHP runs (the system's libz), on up to
-     * yioop.compress_threads threads (one for fewer than 8 records or 32
+     * yioop.compress_threads threads (one for fewer than 16 records or 64
      * KiB), which see bytes and no PHP value. Returns the objects with
      * their offsets when $return_flag is truthy; otherwise updates $objects
      * in place and returns false (the switched method then returns

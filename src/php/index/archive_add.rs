@@ -39,8 +39,8 @@ const MAX_DEPTH: usize = 64;
 /// Below this many records, or bytes of serialized text, the records are
 /// compressed on this thread: starting threads would cost more than they
 /// save (bench/README.md, "Taking in uploads").
-pub const MIN_PARALLEL_RECORDS: usize = 8;
-pub const MIN_PARALLEL_BYTES: usize = 32 << 10;
+pub const MIN_PARALLEL_RECORDS: usize = 16;
+pub const MIN_PARALLEL_BYTES: usize = 64 << 10;
 
 fn type_of(value: &Zval) -> u8 {
     (unsafe { value.u1.type_info } & 0xff) as u8
