@@ -6,6 +6,7 @@ use PHPUnit\Framework\TestCase;
 
 require_once __DIR__ . "/../support/archive/stand-ins.php";
 require_once __DIR__ . "/../support/archive/add-objects-cases.php";
+require_once __DIR__ . "/../support/LoadedExtension.php";
 
 /**
  * The native yioop_codec\archive\addObjects against what Yioop's own
@@ -156,5 +157,31 @@ class AddObjectsTest extends TestCase
             true));
         $this->assertSame([], $archive->calls);
         unlink($file);
+    }
+
+    /**
+     * yioop.compress_threads as phpinfo shows it, with one startup warning
+     * for a value it does not take; and the zlib the records are compressed
+     * with is the one PHP's own zlib extension was built with.
+     */
+    public function testCompressThreadsSettingAndZlibInPhpinfo(): void
+    {
+        $auto = (string)min(4, max(1, (int)shell_exec("nproc")));
+        foreach (["3" => "3", "1" => "1", "64" => "64", "auto" => $auto, "0" => $auto,
+            "65" => $auto, "two" => $auto] as $value => $shown) {
+            $value = (string)$value; // "3" is an int key
+            $cmd = [PHP_BINARY, "-n", "-d", "extension=" . LoadedExtension::path(), "-d",
+                "yioop.compress_threads=$value", "-r", "phpinfo(INFO_MODULES);"];
+            $p = proc_open($cmd, [1 => ["pipe", "w"], 2 => ["pipe", "w"]], $pipes);
+            $out = stream_get_contents($pipes[1]);
+            $err = stream_get_contents($pipes[2]);
+            proc_close($p);
+            $this->assertStringContainsString(
+                "Record compression threads (yioop.compress_threads) => $shown\n", $out, $value);
+            $this->assertStringContainsString("Record compression zlib => " . ZLIB_VERSION . "\n",
+                $out);
+            $warned = str_contains($out . $err, "yioop.compress_threads: '$value' is neither auto");
+            $this->assertSame(!in_array($value, ["3", "1", "64", "auto"], true), $warned, $value);
+        }
     }
 }
