@@ -21,6 +21,17 @@ function addObjectsText(int $n): string
     return implode(" ", $text);
 }
 
+/** $n bytes from a seeded generator. */
+function addObjectsNoise(int $n): string
+{
+    mt_srand(31);
+    $bytes = "";
+    for ($i = 0; $i < $n; $i++) {
+        $bytes .= chr(mt_rand(0, 15) ? mt_rand(97, 104) : mt_rand(0, 255));
+    }
+    return $bytes;
+}
+
 /** $count summary-like records of varied sizes. */
 function addObjectsRecords(int $count, int $seed): array
 {
@@ -51,7 +62,9 @@ function addObjectsCases(): array
     $many = addObjectsRecords(60, 1);
     $inside = array_map(fn($r) => ["SUMMARY_OFFSET" => -1] + $r, addObjectsRecords(12, 2));
     $random = [["RANDOM" => str_repeat("\x01\xff", 10)],
-        ["BYTES" => implode("", array_map(fn($i) => chr(($i * 7919) % 256), range(0, 40000)))]];
+        ["BYTES" => implode("", array_map(fn($i) => chr(($i * 7919) % 256), range(0, 40000)))],
+        // Past 16,384 literals: zlib's block size (its memLevel) shows.
+        ["NOISE" => addObjectsNoise(60000)]];
     $case = fn($field, $objects, $data = null, $callback = null, $flag = true, $before = []) =>
         ["field" => $field, "objects" => $objects, "data" => $data, "callback" => $callback,
             "return_flag" => $flag, "before" => $before];
