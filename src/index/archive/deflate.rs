@@ -206,7 +206,8 @@ const AHEAD_PER_THREAD: usize = 4;
 /// `offsets[i]`, where `offsets[0] = first` and each next one is the last
 /// plus its compressed length and [`INT_LEN`]. Returns the compressed
 /// records and their offsets. With `threads` > 1 the prefixes are
-/// compressed on that many threads (scoped: all have ended on return).
+/// compressed on this thread and `threads - 1` more (scoped: all have
+/// ended on return); this thread also feeds the tails, in order.
 pub fn compress_chain(records: &[Split], first: i64, threads: usize) -> (Vec<Vec<u8>>, Vec<i64>) {
     let mut compressed = Vec::with_capacity(records.len());
     let mut offsets = Vec::with_capacity(records.len());
@@ -235,31 +236,57 @@ pub fn compress_chain(records: &[Split], first: i64, threads: usize) -> (Vec<Vec
     let shared = Mutex::new(Shared { ready: (0..records.len()).map(|_| None).collect(), done: 0 });
     let changed = Condvar::new();
     let next = AtomicUsize::new(0);
+    // The next record no thread has begun, taken only below `limit`.
+    let claim = |limit: usize| -> Option<usize> {
+        let mut j = next.load(Ordering::Relaxed);
+        loop {
+            if j >= records.len() || j >= limit {
+                return None;
+            }
+            match next.compare_exchange(j, j + 1, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => return Some(j),
+                Err(now) => j = now,
+            }
+        }
+    };
+    let begin = |j: usize| {
+        let member = Member::start(records[j].prefix);
+        shared.lock().expect("no panics while held").ready[j] = Some(member);
+        changed.notify_all();
+    };
     std::thread::scope(|scope| {
-        for _ in 0..threads {
+        // This thread is one of the `threads`: it begins records itself
+        // whenever the one it must finish next is not ready.
+        for _ in 1..threads {
             scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= records.len() {
-                    return;
-                }
-                {
+                let j = {
                     let mut state = shared.lock().expect("no panics while held");
-                    while i >= state.done + ahead {
+                    loop {
+                        if let Some(j) = claim(state.done + ahead) {
+                            break j;
+                        }
+                        if next.load(Ordering::Relaxed) >= records.len() {
+                            return;
+                        }
                         state = changed.wait(state).expect("no panics while held");
                     }
-                }
-                let member = Member::start(records[i].prefix);
-                shared.lock().expect("no panics while held").ready[i] = Some(member);
-                changed.notify_all();
+                };
+                begin(j);
             });
         }
         for (i, record) in records.iter().enumerate() {
-            let member = {
+            let member = loop {
                 let mut state = shared.lock().expect("no panics while held");
-                loop {
-                    if let Some(member) = state.ready[i].take() {
-                        break member;
-                    }
+                if let Some(member) = state.ready[i].take() {
+                    break member;
+                }
+                if let Some(j) = claim(state.done + ahead) {
+                    drop(state);
+                    begin(j);
+                    continue;
+                }
+                // Record i is begun elsewhere: its end wakes this thread.
+                while state.ready[i].is_none() {
                     state = changed.wait(state).expect("no panics while held");
                 }
             };
