@@ -10,7 +10,7 @@
 //! serializing it, and that offset depends on the compressed length of
 //! every record before: the records form a chain. A record whose offset
 //! field comes last in its text is `prefix + digits + suffix`; the prefix
-//! (nearly all of it) is compressed on worker threads, the stream left open
+//! (nearly all of it) is compressed on several threads, the stream left open
 //! (`Z_NO_FLUSH`), and the short tail is fed in order once the offset is
 //! known ([`compress_chain`]). zlib's output does not depend on how its
 //! input is split between calls without a flush (deflate holds back its
