@@ -9,7 +9,11 @@ cd "$(dirname "$0")/.."
 
 # php-fpm and libfcgi-bin (cgi-fcgi): tests/fpm.php runs workers under php-fpm.
 # build-essential: cc links the crate and builds libdeflate.
-packages=(php-cli php-dev php-fpm libfcgi-bin phpunit build-essential clang libclang-dev
+# zlib1g-dev and pkgconf: libz-sys links the system's libz.so.1, the zlib
+# PHP's gzencode runs (without them it would build a bundled copy, whose
+# output may differ: tests/index/AddObjectsTest and tests/index/zlib_link.rs
+# catch that).
+packages=(php-cli php-dev php-fpm libfcgi-bin phpunit build-essential clang libclang-dev zlib1g-dev pkgconf
     ocl-icd-opencl-dev pocl-opencl-icd clinfo valgrind)
 missing=()
 for p in "${packages[@]}"; do

@@ -44,6 +44,9 @@
  * - yioop.block_cache_size: bytes of IndexShard blocks one process keeps
  *   for every IndexShard object that reads the same file ("64M" default;
  *   php.ini's K, M and G; 0 keeps none).
+ * - yioop.compress_threads: threads that compress the records of one
+ *   WebArchive::addObjects: "auto" (default: the available cores, at most
+ *   4) or a count from 1 (this thread only) to 64.
  */
 
 namespace {
@@ -435,6 +438,33 @@ namespace yioop_codec\archive {
      * checks, so deflate data zlib rejects is declined).
      */
     function getObjects(object $archive, mixed $offset, mixed $num, mixed $next_flag, mixed $fh, mixed $max_size): ?array {}
+
+    /**
+     * WebArchive::addObjects with Yioop's GzipCompressor, for a WebArchive
+     * itself: Yioop's steps in Yioop's order, through PHP where PHP would
+     * see them (fopen "r+", $archive->seekEndObjects, ftell, ftruncate,
+     * fwrite of all records at once, the callback with $data when both are
+     * != null, $archive->writeInfoBlock, fclose; `count` raised by PHP's +).
+     * Each object gets its offset in $offset_field and is serialized by
+     * PHP's serialize on the calling thread; the texts are compressed as
+     * gzencode($text, 9) by the zlib PHP runs (the system's libz), on up to
+     * yioop.compress_threads threads (one for fewer than 16 records or 64
+     * KiB), which see bytes and no PHP value. Returns the objects with
+     * their offsets when $return_flag is truthy; otherwise updates $objects
+     * in place and returns false (the switched method then returns
+     * nothing). An exception from a PHP step or the callback leaves the
+     * call there, as in Yioop's method.
+     *
+     * Null ("declines", nothing changed) for: a string archive, a
+     * compressor other than GzipCompressor (by class name), no `filename`
+     * or `count` property, $objects not an array keyed 0..n-1 of arrays, a
+     * record holding an object or a reference at any depth or nested past
+     * 64 (serialize would run PHP code or number references), an
+     * $offset_field neither int nor string, a callback (with $data) that
+     * is not callable, or serialize or a file function Yioop calls not
+     * defined.
+     */
+    function addObjects(object $archive, mixed $offset_field, mixed &$objects, mixed $data, mixed $callback, mixed $return_flag): array|false|null {}
 }
 
 namespace yioop_codec\dictionary {

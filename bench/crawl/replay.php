@@ -7,7 +7,7 @@
  *   YIOOP_DIR=/path/to/yioop-2021 php bench/crawl/replay.php [--batches=DIR]
  *       [--repeat=3] [--per-generation=N] [--so=target/release/libyioop_codec.so]
  *       [--jit=off,tracing] [--modes=yioop,ext] [--keep] [--keep-index=DIR]
- *       [--pages=N]
+ *       [--pages=N] [--ext-ini=NAME=VALUE ...]
  *
  * --batches: a folder of the index-data files FetchController stores (one
  * fetcher upload each, taken in name order); --uploads: a folder of
@@ -18,7 +18,8 @@
  * merges dictionary tiers) as a large one does. --keep-index=DIR keeps the
  * first run's index directory (IndexData<timestamp>) of each mode and JIT
  * setting in DIR/MODE-JIT/ (bench/scale searches it); --pages=N adds the time per page
- * indexed (N pages in the batches).
+ * indexed (N pages in the batches); --ext-ini=NAME=VALUE, repeatable, sets
+ * an INI value for the "ext" runs (yioop.compress_threads=1, say).
  *
  * "yioop" runs an unswitched copy of YIOOP_DIR's src/ without the extension,
  * "ext" a copy switched by php/yioop-integrate.php with it; every run is a
@@ -26,7 +27,8 @@
  * the installer's app/locale, switched too for "ext".
  * Reported: median CPU seconds of the queue server's indexing (taking in
  * the batches, then the crawl's stop: final shard build and dictionary
- * merge), the ratios, and whether every file of the index directory
+ * merge), its wall-clock seconds (rows "wall s": CPU seconds count every
+ * thread, so yioop.compress_threads shows only there), the ratios, and whether every file of the index directory
  * (IndexData<timestamp>: summaries, shards, dictionary, generation info) is
  * byte-identical across all runs; the exit status is 1 when not. Nothing
  * is masked: the crawl time is fixed, and the index holds no clock reading.
@@ -34,7 +36,13 @@
 require_once __DIR__ . "/../runs.php";
 
 $options = getopt("", ["batches:", "uploads:", "repeat:", "per-generation:", "so:", "jit:", "modes:", "keep",
-    "keep-index:", "pages:"]);
+    "keep-index:", "pages:", "ext-ini:"]);
+// --ext-ini=NAME=VALUE (repeatable): INI settings for the "ext" runs, such
+// as yioop.compress_threads=1.
+$ext_ini = "";
+foreach ((array)($options["ext-ini"] ?? []) as $setting) {
+    $ext_ini .= " -d " . escapeshellarg($setting);
+}
 $repeat = (int)($options["repeat"] ?? 3);
 $root = dirname(__DIR__, 2);
 $so = realpath($options["so"] ?? "$root/target/release/libyioop_codec.so");
@@ -57,7 +65,7 @@ $results = [];
 for ($r = 0; $r < $repeat; $r++) {
     foreach ($jits as $jit) {
         foreach ($modes as $mode) {
-            $flags = JIT_FLAGS[$jit] . ($mode == "ext" ? " -d extension=" . escapeshellarg($so) : "");
+            $flags = JIT_FLAGS[$jit] . ($mode == "ext" ? " -d extension=" . escapeshellarg($so) . $ext_ini : "");
             $keep_index = isset($options["keep-index"]) && $r == 0
                 ? $options["keep-index"] . "/$mode-$jit" : null;
             $results[$mode][$jit][] = runWorker($scan_dir, $flags, $trees[$mode], "$tmp/work-$mode-$jit-$r",
@@ -148,6 +156,12 @@ function report(array $results, array $modes, array $jits, string $batches, int 
     foreach (["batches", "stop", "total"] as $part) {
         $rows[$part] = fn(string $mode, string $jit): array => array_map(
             fn($run) => $run["times"][$part], $results[$mode][$jit]);
+    }
+    // Wall-clock seconds: what threads (yioop.compress_threads) save; CPU
+    // seconds count every thread's time.
+    foreach (["batches", "total"] as $part) {
+        $rows["$part, wall s"] = fn(string $mode, string $jit): array => array_map(
+            fn($run) => $run["walls"][$part] ?? NAN, $results[$mode][$jit]);
     }
     if ($pages > 0) {
         $rows["total, ms per page"] = fn(string $mode, string $jit): array => array_map(

@@ -26,6 +26,13 @@ final class Guards
         // The same for a method that returns nothing: the native function
         // returns true when it has done the method's work.
         'declines_void' => 'if ({when} && {call}) { return; }',
+        // For a method that returns a value or nothing as its arguments
+        // ask (WebArchive::addObjects and its $return_flag): null declines,
+        // false says the work is done and the method returns nothing, any
+        // other result is returned.
+        'declines_or_void' => 'if ({when} && ($yioop_codec_result = {call})'
+            . ' !== null) { return $yioop_codec_result === false ? null'
+            . ' : $yioop_codec_result; }',
         // 'declines' for a static method: the native function gets the
         // class it was called on (static::class) instead of $this.
         'declines_static' => 'if ({when} && ($yioop_codec_result = {call})'

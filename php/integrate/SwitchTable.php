@@ -136,6 +136,10 @@ final class SwitchTable
             ],
             'methods' => [
                 'getObjects' => ['b305076897940cae', 'declines'],
+                // Calls seekEndObjects, writeInfoBlock and the file
+                // functions through PHP; compresses with GzipCompressor's
+                // gzencode($s, 9), natively.
+                'addObjects' => ['7e821b05def00915', 'declines_or_void'],
             ],
         ],
         // Its look-ups read getWordInfoTier, addAuxInfoRecords,

@@ -17,6 +17,8 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
     info_table_row!("OpenCL prefix-sum min length (yioop.opencl_prefix_min_length)", current.dispatch.prefix_min_length.to_string());
     info_table_row!("OpenCL probe time limit (yioop.opencl_probe_timeout)", format!("{} s", settings::probe_timeout().as_secs()));
     block_cache_rows(current.block_cache_bytes);
+    info_table_row!("Record compression threads (yioop.compress_threads)", settings::compress_threads().to_string());
+    info_table_row!("Record compression zlib", crate::index::archive::deflate::zlib_version());
     opencl_rows(&current.dispatch);
     info_table_end!();
 }

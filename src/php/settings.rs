@@ -19,17 +19,25 @@ pub const OPENCL_MIN_LENGTH: &CStr = c"yioop.opencl_min_length";
 pub const OPENCL_PREFIX_MIN_LENGTH: &CStr = c"yioop.opencl_prefix_min_length";
 pub const OPENCL_PROBE_TIMEOUT: &CStr = c"yioop.opencl_probe_timeout";
 pub const BLOCK_CACHE_SIZE: &CStr = c"yioop.block_cache_size";
+pub const COMPRESS_THREADS: &CStr = c"yioop.compress_threads";
+
+/// `yioop.compress_threads = auto`: the cores this process may run on,
+/// at most this many (a queue server shares its machine with fetchers).
+const AUTO_COMPRESS_THREADS_CAP: usize = 4;
+/// The most threads a number may ask for.
+const MAX_COMPRESS_THREADS: usize = 64;
 
 /// Seconds; as `crate::codec::opencl::DEFAULT_PROBE_LIMIT`.
 const DEFAULT_PROBE_TIMEOUT: u64 = 60;
 
-static INI_ENTRIES: IniEntryDefs<7> = IniEntryDefs::new([
+static INI_ENTRIES: IniEntryDefs<8> = IniEntryDefs::new([
     IniEntryDef::new(FORMAT, c"2019", PER_DIR),
     IniEntryDef::new(OPENCL, c"auto", PER_DIR),
     IniEntryDef::new(OPENCL_MIN_LENGTH, crate::codec::backend::DEFAULT_MIN_LENGTH_INI, PER_DIR),
     IniEntryDef::new(OPENCL_PREFIX_MIN_LENGTH, crate::codec::backend::DEFAULT_MIN_LENGTH_INI, PER_DIR),
     IniEntryDef::new(OPENCL_PROBE_TIMEOUT, c"60", PER_DIR),
     IniEntryDef::new(BLOCK_CACHE_SIZE, c"64M", PER_DIR),
+    IniEntryDef::new(COMPRESS_THREADS, c"auto", PER_DIR),
     IniEntryDef::end(),
 ]);
 
@@ -73,6 +81,24 @@ fn quantity(value: &str) -> Option<usize> {
 /// `yioop.block_cache_size`: bytes of IndexShard blocks a process keeps.
 fn block_cache_bytes() -> usize {
     quantity(&ini_value(BLOCK_CACHE_SIZE)).unwrap_or(crate::index::shard::shared::DEFAULT_CACHE_BYTES)
+}
+
+/// `yioop.compress_threads`: how many threads compress the records of one
+/// `WebArchive::addObjects` (1: this thread only); `auto` (or a value not
+/// understood) is the available cores, at most 4.
+pub fn compress_threads() -> usize {
+    compress_threads_of(&ini_value(COMPRESS_THREADS)).unwrap_or_else(auto_compress_threads)
+}
+
+fn auto_compress_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from).min(AUTO_COMPRESS_THREADS_CAP)
+}
+
+fn compress_threads_of(value: &str) -> Option<usize> {
+    match value.trim() {
+        "auto" => Some(auto_compress_threads()),
+        n => n.parse::<usize>().ok().filter(|n| (1..=MAX_COMPRESS_THREADS).contains(n)),
+    }
 }
 
 /// What one request runs with.
@@ -143,6 +169,12 @@ pub fn startup_problems() -> Vec<String> {
     let cache = ini_value(BLOCK_CACHE_SIZE);
     if quantity(&cache).is_none() {
         problems.push(format!("yioop.block_cache_size: '{cache}' is not a size (64M, 512K, 0), using 64M"));
+    }
+    let threads = ini_value(COMPRESS_THREADS);
+    if compress_threads_of(&threads).is_none() {
+        problems.push(format!(
+            "yioop.compress_threads: '{threads}' is neither auto nor a count from 1 to {MAX_COMPRESS_THREADS}, using auto"
+        ));
     }
     let timeout = ini_value(OPENCL_PROBE_TIMEOUT);
     if probe_timeout_seconds(&timeout).is_none() {

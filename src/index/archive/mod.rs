@@ -15,6 +15,7 @@
 //! warns, a read that reaches the end of the file) is [`Decline`]: the
 //! caller leaves the call to Yioop's PHP.
 
+pub mod deflate;
 pub mod inflate;
 
 

@@ -178,7 +178,7 @@ fn size_limit(value: &Zval) -> Result<i64, Decline> {
 }
 
 /// The archive is on disk and reads with Yioop's `GzipCompressor`.
-fn check_archive(archive: &Object) -> Result<(), Decline> {
+pub(super) fn check_archive(archive: &Object) -> Result<(), Decline> {
     let is_string = archive.property("is_string").ok_or(Decline)?;
     if !(is_string.is_null() || is_string.bool() == Some(false)) {
         return Err(Decline);

@@ -3,6 +3,7 @@
 //! (`yioop_codec\archive`), BloomFilterFile (`yioop_codec\bloom`).
 
 pub mod archive;
+pub mod archive_add;
 pub mod bloom;
 pub mod dictionary;
 pub mod shard;
@@ -13,5 +14,6 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
     let module = shard::register(module);
     let module = dictionary::register(module);
     let module = archive::register(module);
+    let module = archive_add::register(module);
     bloom::register(module)
 }

@@ -36,6 +36,27 @@ pub fn call_function(name: &str, args: &mut [Zval]) -> Option<Zval> {
     (status >= 0 && !has_exception()).then_some(result)
 }
 
+/// Calls the callable `callable` (a name, a Closure, an array callable);
+/// None where it could not be called or threw.
+pub fn call_value(callable: &mut Zval, args: &mut [Zval]) -> Option<Zval> {
+    let mut result = Zval::new();
+    let status = unsafe {
+        ext_php_rs::ffi::_call_user_function_impl(std::ptr::null_mut(), callable, &mut result, args.len() as u32, args.as_mut_ptr(), std::ptr::null_mut())
+    };
+    (status >= 0 && !has_exception()).then_some(result)
+}
+
+/// `$object->name(...$args)`, as PHP code calling the public method would;
+/// None where it could not be called or threw.
+pub fn call_method(object: &mut Zval, name: &str, args: &mut [Zval]) -> Option<Zval> {
+    let mut function = bytes_zval(name.as_bytes());
+    let mut result = Zval::new();
+    let status = unsafe {
+        ext_php_rs::ffi::_call_user_function_impl(object, &mut function, &mut result, args.len() as u32, args.as_mut_ptr(), std::ptr::null_mut())
+    };
+    (status >= 0 && !has_exception()).then_some(result)
+}
+
 /// The limit PCRE gets from a `pcre.*_limit` string: PHP parses it as a
 /// zend_long and hands PCRE `(uint32_t)` of it, so "4294967316" is 20.
 /// Only plain decimal strings are read (PHP 8.2 also takes quantities such

@@ -47,6 +47,8 @@ extern "C" {
     pub fn concat_function(result: *mut zval, op1: *mut zval, op2: *mut zval) -> i32;
     pub fn increment_function(op: *mut zval) -> i32;
     pub fn add_function(result: *mut zval, op1: *mut zval, op2: *mut zval) -> i32;
+    /// `$a <=> $b` as PHP's loose comparisons (`==`, `!=`) run it.
+    pub fn zend_compare(op1: *mut zval, op2: *mut zval) -> c_int;
 
     // Files and streams.
     pub fn php_stat(filename: *mut zend_string, kind: c_int, return_value: *mut zval);
@@ -73,6 +75,7 @@ pub const IS_LONG: u8 = 4;
 pub const IS_DOUBLE: u8 = 5;
 pub const IS_STRING: u8 = 6;
 pub const IS_ARRAY: u8 = 7;
+pub const IS_OBJECT: u8 = 8;
 pub const IS_RESOURCE: u8 = 9;
 pub const IS_REFERENCE: u8 = 10;
 pub const IS_PTR: u8 = 13;

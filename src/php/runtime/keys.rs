@@ -105,3 +105,41 @@ pub fn find(array: &HashTable, key: Key) -> Option<*mut Zval> {
     };
     (!found.is_null()).then_some(found.cast::<Zval>())
 }
+
+/// `$array[$key] = $value` on a separated array: the slot PHP writes (an
+/// old value there is released, as PHP's assignment does).
+pub fn update(array: &mut HashTable, key: Key, value: Zval) -> *mut Zval {
+    let mut value = std::mem::ManuallyDrop::new(value);
+    let slot = unsafe {
+        match key {
+            Key::Int(i) => ext_php_rs::ffi::zend_hash_index_update(array, i as u64, std::ptr::from_mut(&mut *value).cast()),
+            Key::Str(s) => ext_php_rs::ffi::zend_hash_str_update(array, s.as_ptr().cast(), s.len(), std::ptr::from_mut(&mut *value).cast()),
+        }
+    };
+    slot.cast::<Zval>()
+}
+
+/// Whether `key` is the array's last entry (the one `foreach`, and so
+/// `serialize`, reaches last).
+pub fn is_last(array: &HashTable, key: Key) -> bool {
+    let used = array.nNumUsed as usize;
+    if used == 0 {
+        return false;
+    }
+    unsafe {
+        if array.u.flags & HASH_FLAG_PACKED != 0 {
+            let slot = &*array.__bindgen_anon_1.arPacked.add(used - 1).cast::<Zval>();
+            return slot.u1.type_info & 0xff != u32::from(IS_UNDEF) && key == Key::Int(used as i64 - 1);
+        }
+        let bucket = &*array.__bindgen_anon_1.arData.add(used - 1);
+        if bucket.val.u1.type_info & 0xff == u32::from(IS_UNDEF) {
+            return false;
+        }
+        if bucket.key.is_null() {
+            key == Key::Int(bucket.h as i64)
+        } else {
+            let name = &*bucket.key.cast::<ext_php_rs::types::ZendStr>();
+            key == Key::Str(name.as_bytes())
+        }
+    }
+}

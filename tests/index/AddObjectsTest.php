@@ -1,0 +1,187 @@
+<?php
+namespace YioopCodec\Tests;
+
+use PHPUnit\Framework\Attributes\DataProvider;
+use PHPUnit\Framework\TestCase;
+
+require_once __DIR__ . "/../support/archive/stand-ins.php";
+require_once __DIR__ . "/../support/archive/add-objects-cases.php";
+require_once __DIR__ . "/../support/LoadedExtension.php";
+
+/**
+ * The native yioop_codec\archive\addObjects against what Yioop's own
+ * WebArchive::addObjects (PHP) wrote and returned, recorded by
+ * tests/tools/record/record-archive-add.php into
+ * tests/fixtures/archive/add-objects.json.gz (the cases are
+ * tests/support/archive/add-objects-cases.php): the archive file byte for
+ * byte, the count, the result ($return_flag true) or the objects updated in
+ * place (false), the callback's data in the info block. Also: each record
+ * is PHP's gzencode($text, 9) of the object as stored, for many varied
+ * records (another deflate than the zlib PHP runs would differ), and the
+ * inputs it leaves to Yioop change nothing.
+ */
+class AddObjectsTest extends TestCase
+{
+    private static ?array $recording = null;
+
+    private static function recording(): array
+    {
+        return self::$recording ??= json_decode(gzdecode(file_get_contents(
+            __DIR__ . "/../fixtures/archive/add-objects.json.gz")), true, 512, JSON_THROW_ON_ERROR);
+    }
+
+    private static function file(string $bytes): string
+    {
+        $file = tempnam(sys_get_temp_dir(), "add-objects-test");
+        file_put_contents($file, $bytes);
+        return $file;
+    }
+
+    public static function recordedCases(): iterable
+    {
+        foreach (self::recording() as $case) {
+            yield $case["name"] => [$case];
+        }
+    }
+
+    /** @dataProvider recordedCases */
+    #[DataProvider('recordedCases')]
+    public function testNativeAddGivesWhatYioopGave(array $case): void
+    {
+        [$field, $objects, $data, $callback, $flag] = unserialize(base64_decode($case["args"]));
+        $file = self::file(base64_decode($case["before"]));
+        $archive = new ArchiveWriterStandIn($file);
+        $archive->count = $case["count_before"];
+        try {
+            $result = \yioop_codec\archive\addObjects($archive, $field, $objects, $data,
+                $callback, $flag);
+            clearstatcache();
+            $this->assertSame($case["after_length"], filesize($file), "the file's length");
+            $this->assertSame($case["after"], hash_file("sha256", $file), "the file's bytes");
+            $this->assertSame($case["count_after"], $archive->count);
+            $this->assertSame($case["objects_after"], hash("sha256", serialize($objects)),
+                "the objects after the call");
+            $this->assertSame($case["result"], hash("sha256", serialize($flag ? $result : null)),
+                "the result");
+            // false: done, and the switched method returns nothing.
+            $this->assertSame($flag ? "array" : "boolean", gettype($result));
+            $this->assertSame(["seekEndObjects", "writeInfoBlock"], $archive->calls);
+        } finally {
+            unlink($file);
+        }
+    }
+
+    /** Records as PHP's own gzencode writes them, the offsets as stored. */
+    public function testEveryRecordIsPhpsGzencode(): void
+    {
+        mt_srand(29);
+        $objects = [];
+        for ($i = 0; $i < 300; $i++) {
+            $len = [0, 1, 50, 700, 4000, 20000, 70000][$i % 7];
+            $text = match ($i % 3) {
+                0 => addObjectsText(intdiv($len, 6) + 1),
+                1 => substr(str_repeat(md5((string)$i, true) . "abcabcabc", intdiv($len, 25) + 1), 0, $len),
+                2 => implode("", array_map(fn() => chr(mt_rand(0, 255)), range(0, $len))),
+            };
+            $objects[] = ["T" => $text, "N" => $i, "F" => $i / 3];
+        }
+        $file = self::file(base64_decode(self::recording()[0]["before"]));
+        $archive = new ArchiveWriterStandIn($file);
+        $archive->count = 0;
+        // Records start where the info block did: its length (itself and the 20
+        // bytes after) is in the last 20 bytes.
+        $start = filesize($file) - unpack("N", substr(file_get_contents($file), -16, 4))[1];
+        $stored = \yioop_codec\archive\addObjects($archive, "AT", $objects, null, null, true);
+        $bytes = file_get_contents($file);
+        unlink($file);
+        $at = $start;
+        foreach ($stored as $i => $object) {
+            $this->assertSame($at, $object["AT"], "record $i's offset");
+            $len = unpack("N", substr($bytes, $at + 4, 4))[1];
+            $this->assertSame(gzencode(serialize($object), 9), substr($bytes, $at + 20, $len),
+                "record $i");
+            $at += 20 + $len;
+        }
+        $this->assertCount(300, $stored);
+    }
+
+    public static function declined(): iterable
+    {
+        $records = [["A" => "a"], ["B" => "b"]];
+        yield "a string archive" => [fn($a) => $a->is_string = true, "F", $records];
+        yield "another compressor" => [fn($a) => $a->compressor = new \stdClass(), "F", $records];
+        yield "not a list" => [fn($a) => null, "F", [1 => ["A"], 2 => ["B"]]];
+        yield "a list with a hole" => [fn($a) => null, "F", [0 => ["A"], 2 => ["B"]]];
+        yield "not an array" => [fn($a) => null, "F", "records"];
+        yield "a record not an array" => [fn($a) => null, "F", [["A"], "B"]];
+        yield "an object inside" => [fn($a) => null, "F", [["A" => new \stdClass()]]];
+        yield "an object deeper" => [fn($a) => null, "F", [["A" => [[new \ArrayObject()]]]]];
+        yield "a float field" => [fn($a) => null, 1.5, $records];
+        yield "a null field" => [fn($a) => null, null, $records];
+        yield "no filename" => [function ($a) { unset($a->filename); }, "F", $records];
+        yield "a callback not callable" => [fn($a) => null, "F", $records, ["d" => 1],
+            "no_such_function_anywhere"];
+    }
+
+    /** @dataProvider declined */
+    #[DataProvider('declined')]
+    public function testLeftToYioopChangingNothing(callable $change, $field, $objects,
+        $data = null, $callback = null): void
+    {
+        $bytes = base64_decode(self::recording()[0]["before"]);
+        $file = self::file($bytes);
+        $archive = new ArchiveWriterStandIn($file);
+        $archive->count = 1;
+        $change($archive);
+        $before = serialize($objects);
+        try {
+            $this->assertNull(\yioop_codec\archive\addObjects($archive, $field, $objects, $data,
+                $callback, false));
+            $this->assertSame($bytes, file_get_contents($file));
+            $this->assertSame($before, serialize($objects));
+            $this->assertSame(1, $archive->count);
+            $this->assertSame([], $archive->calls);
+        } finally {
+            unlink($file);
+        }
+    }
+
+    /** A reference among the records: the by-reference array is Yioop's. */
+    public function testReferenceInsideDeclines(): void
+    {
+        $x = ["A" => 1];
+        $objects = [["R" => &$x]];
+        $file = self::file(base64_decode(self::recording()[0]["before"]));
+        $archive = new ArchiveWriterStandIn($file);
+        $this->assertNull(\yioop_codec\archive\addObjects($archive, "F", $objects, null, null,
+            true));
+        $this->assertSame([], $archive->calls);
+        unlink($file);
+    }
+
+    /**
+     * yioop.compress_threads as phpinfo shows it, with one startup warning
+     * for a value it does not take; and the zlib the records are compressed
+     * with is the one PHP's own zlib extension was built with.
+     */
+    public function testCompressThreadsSettingAndZlibInPhpinfo(): void
+    {
+        $auto = (string)min(4, max(1, (int)shell_exec("nproc")));
+        foreach (["3" => "3", "1" => "1", "64" => "64", "auto" => $auto, "0" => $auto,
+            "65" => $auto, "two" => $auto] as $value => $shown) {
+            $value = (string)$value; // "3" is an int key
+            $cmd = [PHP_BINARY, "-n", "-d", "extension=" . LoadedExtension::path(), "-d",
+                "yioop.compress_threads=$value", "-r", "phpinfo(INFO_MODULES);"];
+            $p = proc_open($cmd, [1 => ["pipe", "w"], 2 => ["pipe", "w"]], $pipes);
+            $out = stream_get_contents($pipes[1]);
+            $err = stream_get_contents($pipes[2]);
+            proc_close($p);
+            $this->assertStringContainsString(
+                "Record compression threads (yioop.compress_threads) => $shown\n", $out, $value);
+            $this->assertStringContainsString("Record compression zlib => " . ZLIB_VERSION . "\n",
+                $out);
+            $warned = str_contains($out . $err, "yioop.compress_threads: '$value' is neither auto");
+            $this->assertSame(!in_array($value, ["3", "1", "64", "auto"], true), $warned, $value);
+        }
+    }
+}
