@@ -45,8 +45,8 @@
  *   for every IndexShard object that reads the same file ("64M" default;
  *   php.ini's K, M and G; 0 keeps none).
  * - yioop.compress_threads: threads that compress the records of one
- *   WebArchive::addObjects: "auto" (default: the available cores, at most
- *   4) or a count from 1 (this thread only) to 64.
+ *   WebArchive::addObjects: 1 (default: this thread only), a count up to
+ *   64, or "auto" (the available cores, at most 4).
  */
 
 namespace {
