@@ -42,7 +42,7 @@ status=0
 for mode in ${VALGRIND_MODES:-off on}; do
     case "$mode" in
         off) settings=(-d yioop.opencl=off) ;;
-        on) settings=(-d yioop.opencl=on -d yioop.opencl_min_length=0) ;;
+        on) settings=(-d yioop.opencl=on -d yioop.opencl_min_length=0 -d yioop.compress_threads=4) ;;
         *) echo "unknown mode $mode" >&2; exit 2 ;;
     esac
     vlog="$logs/valgrind-$mode.log"
