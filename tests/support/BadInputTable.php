@@ -70,6 +70,7 @@ final class BadInputTable
             'yioop' => ['yioop', $outcome],
             'deliberate' => ['deliberate', $outcome, self::string($json->why ?? null)],
             'yioopNeverReturns' => ['hangs', $outcome],
+            'declinesToYioop' => ['declines', $outcome, self::string($json->bug ?? null)],
             'knownBug' => ['bug', $outcome, self::string($json->bug ?? null), self::outcome($json->now)],
             default => throw new \UnexpectedValueException('unknown kind ' . json_encode($json)),
         };
