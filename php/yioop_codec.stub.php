@@ -131,10 +131,17 @@ namespace {
      * one bit wider than it is, which changes the packing of later words. 0,
      * negative and larger values are encoded as Yioop encodes them.
      *
+     * Declines (returns null) on a float element that is not an int of the
+     * int range (fractional, NAN, INF, -INF, -1e19; B9, B10 in
+     * docs/bad-input.md) where Yioop's encoder compares and adds it as a
+     * float: a tree switched by php/yioop-integrate.php then runs Yioop's
+     * PHP, kept beside the forwarder. A direct caller gets null there.
+     *
      * @param int[] $list
+     * @return string|null null where it declines
      * @throws ValueError if a value reaches 2^62, where Yioop's encoder never returns
      */
-    function encodeModified9(array $list): string {}
+    function encodeModified9(array $list): ?string {}
 
     /**
      * Decodes the Modified9 sequence at $offset and moves $offset past it.

@@ -11,12 +11,18 @@
  *     if (!extension_loaded("yioop")) {
  *         <Yioop's original declaration, byte for byte>
  *     } else {
- *         function NAME(<Yioop's parameter list>) { return \NAME(<args>); }
+ *         function NAME(<Yioop's parameter list>)
+ *         { return \NAME(<args>) ?? yioop_codec_php_NAME(<args>); }
+ *         <Yioop's declaration, renamed yioop_codec_php_NAME>
  *     }
  *
  * so that without the extension Yioop defines exactly what it did, and
- * with it the namespaced name is a thin forwarder to the native global
- * function (by-reference parameters stay by-reference). One of the six
+ * with it the namespaced name forwards to the native global function and,
+ * where the native declines (returns null, having changed no by-reference
+ * argument), to Yioop's own PHP kept beside it (by-reference parameters
+ * stay by-reference through both). deDeltaList's native returns nothing,
+ * so its forwarder has no fallback. Trees switched by the older tool
+ * (forwarders only) are recognised and switched again. One of the six
  * found outside a guard is wrapped without a forwarder. The edit only
  * inserts marked segments, so taking them out gives the original back.
  */
