@@ -527,6 +527,9 @@ final class BadInputTest extends TestCase
         $this->assertCount(count($compare), $results, "Yioop's side did not finish");
         foreach ($compare as $i => [$where, $fn, $args, $expect]) {
             $yioop = $results[$i];
+            if ($expect[0] === 'declines' && $expect[1][0] === 'unrecorded') {
+                continue;
+            }
             $expected = in_array($expect[0], ['yioop', 'bug', 'declines'], true) ? $expect[1] : null;
             if ($expected !== null) {
                 $this->assertSame(self::describe($expected, $expected), self::describe($yioop, $expected),
@@ -562,7 +565,7 @@ final class BadInputTest extends TestCase
         $cases = [];
         foreach (BadInputTable::cases() as $where => [$fn, $args, $expect]) {
             $expect = self::complete($fn, $args, self::forFormat($expect, $format));
-            if ($expect[0] === 'declines') {
+            if ($expect[0] === 'declines' && $expect[1][0] !== 'unrecorded') {
                 $cases[] = [$where, $fn, $args, $expect[1]];
             }
         }

@@ -65,6 +65,10 @@ final class BadInputTable
         if (isset($json->{'2019'}, $json->{'2015'})) {
             return ['format', self::expectation($json->{'2019'}), self::expectation($json->{'2015'})];
         }
+        if (($json->kind ?? null) === 'declinesToYioop' && isset($json->unrecorded)) {
+            // the native declines; Yioop's outcome for this line is not recorded
+            return ['declines', ['unrecorded', self::string($json->unrecorded)], self::string($json->bug ?? null)];
+        }
         $outcome = self::outcome($json);
         return match ($json->kind ?? null) {
             'yioop' => ['yioop', $outcome],

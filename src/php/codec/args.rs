@@ -156,6 +156,18 @@ pub(super) fn encodable(values: Values, function: &str) -> Fallible<Vec<i64>> {
     }
 }
 
+/// A float that is not an int of the int range (fractional, NAN, ±INF,
+/// beyond ±2^63), which Yioop's encoder compares and adds as a float where
+/// the extension cuts it to an int.
+pub(super) fn is_odd_float(n: Num) -> bool {
+    matches!(n, Num::Float(f) if f.fract() != 0.0 || !num::float_fits_int(f))
+}
+
+/// Whether one of `values` is an [`is_odd_float`].
+pub(super) fn has_odd_float(values: &Values) -> bool {
+    matches!(values, Values::Nums(nums) if nums.iter().any(|&n| is_odd_float(n)))
+}
+
 /// Whether encodeModified9 declines `nums`, the values of `array` read as
 /// numbers (only called when they are not all ints): it does when one is a
 /// float that is not an integer within the int range (fractional, NAN,
