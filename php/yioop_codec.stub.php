@@ -60,10 +60,15 @@ namespace {
      * @return string the encoded posting. Yioop's quirks are kept: a first
      *     delta of 512 to 1023 with a doc index of 32768 to 262143 is folded
      *     with only 9 bits for the delta, and doc index 2^27 - 1 cannot
-     *     round-trip (doc index + 1 carries the fold flag)
+     *     round-trip (doc index + 1 carries the fold flag); null where it
+     *     declines: a doc index or an encoded value that is a float but not
+     *     an int of the int range (fractional, NAN, -INF; B8, B9 in
+     *     docs/bad-input.md), which Yioop compares and adds as a float. A
+     *     tree switched by php/yioop-integrate.php then runs Yioop's PHP,
+     *     kept beside the forwarder; a direct caller gets null there.
      * @throws ValueError if a value reaches 2^62, where Yioop's encoder never returns
      */
-    function packPosting(int $doc_index, array $position_list, bool $delta = true): string {}
+    function packPosting(int $doc_index, array $position_list, bool $delta = true): ?string {}
 
     /**
      * Decodes the posting at $offset.
@@ -137,10 +142,17 @@ namespace {
      * one bit wider than it is, which changes the packing of later words. 0,
      * negative and larger values are encoded as Yioop encodes them.
      *
+     * Declines (returns null) on a float element that is not an int of the
+     * int range (fractional, NAN, INF, -INF, -1e19; B9, B10 in
+     * docs/bad-input.md) where Yioop's encoder compares and adds it as a
+     * float: a tree switched by php/yioop-integrate.php then runs Yioop's
+     * PHP, kept beside the forwarder. A direct caller gets null there.
+     *
      * @param int[] $list
+     * @return string|null null where it declines
      * @throws ValueError if a value reaches 2^62, where Yioop's encoder never returns
      */
-    function encodeModified9(array $list): string {}
+    function encodeModified9(array $list): ?string {}
 
     /**
      * Decodes the Modified9 sequence at $offset and moves $offset past it.
@@ -172,11 +184,18 @@ namespace {
      * Doc indexes are unfolded the 2015 way on both lines, as Yioop's
      * function does; words Yioop cannot frame are dropped.
      *
+     * Declines (returns null, $postings untouched) on a float $add_offset
+     * that is not an int of the int range (7.9, NAN; B8 in
+     * docs/bad-input.md), which Yioop adds as a float: a tree switched by
+     * php/yioop-integrate.php then runs Yioop's PHP, kept beside the
+     * forwarder. A direct caller gets null there.
+     *
      * @param string $postings not modified, despite the reference
+     * @return string|null null where it declines
      * @throws ValueError for a stored doc index of 2^62 or more, where
      *     Yioop's encoder never returns
      */
-    function addDocIndexPostings(string &$postings, int $add_offset): string {}
+    function addDocIndexPostings(string &$postings, int $add_offset): ?string {}
 
     /**
      * Splits crawl-queue weight info into [weight, depth] when $crawl_order is

@@ -11,12 +11,18 @@
  *     if (!extension_loaded("yioop")) {
  *         <Yioop's original declaration, byte for byte>
  *     } else {
- *         function NAME(<Yioop's parameter list>) { return \NAME(<args>); }
+ *         function NAME(<Yioop's parameter list>)
+ *         { return \NAME(<args>) ?? yioop_codec_php_NAME(<args>); }
+ *         <Yioop's declaration, renamed yioop_codec_php_NAME>
  *     }
  *
  * so that without the extension Yioop defines exactly what it did, and
- * with it the namespaced name is a thin forwarder to the native global
- * function (by-reference parameters stay by-reference). One of the six
+ * with it the namespaced name forwards to the native global function and,
+ * where the native declines (returns null, having changed no by-reference
+ * argument), to Yioop's own PHP kept beside it (by-reference parameters
+ * stay by-reference through both). deDeltaList's native returns nothing,
+ * so its forwarder has no fallback. Trees switched by the older tool
+ * (forwarders only) are recognised and switched again. One of the six
  * found outside a guard is wrapped without a forwarder. The edit only
  * inserts marked segments, so taking them out gives the original back.
  */
@@ -46,6 +52,14 @@ final class FunctionPatch extends Patch
     public const NAMESPACED = ['unpackListModified9', 'docIndexModified9',
         'unpackInt', 'decodeQueueWeightInfo', 'encodeQueueWeightInfo',
         'adjustWeightCallback'];
+    /**
+     * Global-only functions whose native version returns nothing on
+     * success, so null cannot say that it declined: their forwarder has no
+     * fallback.
+     */
+    public const NO_DECLINE = ['deDeltaList'];
+    /** Prefix of the names Yioop's PHP versions are kept under. */
+    public const FALLBACK_PREFIX = 'yioop_codec_php_';
     /** Codec helpers the extension does not provide; they stay PHP. */
     public const PHP_ONLY = ['packListModified9'];
 
@@ -212,8 +226,18 @@ final class FunctionPatch extends Patch
             $fn['params_close']);
         $type = Tokens::squeeze($tokens, $fn['params_close'],
             $fn['body_open']);
+        $declaration = substr($code, $start, $tokens[$fn['body_close']][2]
+            + 1 - $start);
+        $fallback = preg_replace('~^function(\s*&?\s*)' . preg_quote(
+            $fn['name'], '~') . '\b~', 'function${1}'
+            . self::fallbackName($fn['name']), $declaration, 1, $renamed);
+        if ($renamed !== 1) {
+            throw new Refusal("{$fn['name']}: could not name the PHP "
+                . "fallback beside its forwarder");
+        }
         return ['header' => $header, 'args' => implode(', ', $args),
-            'return' => !in_array($type, [':void', ':never'], true)];
+            'return' => !in_array($type, [':void', ':never'], true),
+            'fallback' => $fallback];
     }
 
     /* ------------------------------------------------------------------ */
@@ -244,26 +268,57 @@ final class FunctionPatch extends Patch
         return "$eol} else { /* " . self::MARK . "native $name */";
     }
 
-    /** Text inserted after a wrapped declaration. */
+    /**
+     * Text inserted after a wrapped declaration. With $legacy, the else
+     * branch an older version of this tool wrote (a forwarder without a
+     * fallback), so that trees it switched are still recognised.
+     */
     private static function closeSegment(string $name, ?array $forwarder,
-        string $eol): string
+        string $eol, bool $legacy = false): string
     {
         if ($forwarder === null) {
             return $eol . self::endMarker($name);
         }
-        $call = "\\$name({$forwarder['args']});";
+        $call = "\\$name({$forwarder['args']})";
+        $fallback = !$legacy && $forwarder['return']
+            && !in_array($name, self::NO_DECLINE, true);
+        if ($legacy || !$fallback) {
+            $comment = "// with the extension: forwarder to the native "
+                . "global function";
+            $body = $forwarder['return'] ? "return $call;" : "$call;";
+        } else {
+            $comment = "// with the extension: forwarder to the native "
+                . "global function; where it declines (returns null),"
+                . $eol . "// Yioop's PHP version, kept below as "
+                . self::fallbackName($name);
+            $body = "return $call" . $eol . "        ?? "
+                . self::fallbackName($name) . "({$forwarder['args']});";
+        }
         return self::elseMarker($name, $eol) . $eol
-            . "// with the extension: forwarder to the native global function"
-            . $eol
+            . $comment . $eol
             . $forwarder['header'] . $eol
             . "{" . $eol
-            . "    " . ($forwarder['return'] ? "return $call" : $call) . $eol
+            . "    " . $body . $eol
             . "}" . $eol
+            . ($fallback ? $forwarder['fallback'] . $eol : "")
             . self::endMarker($name);
     }
 
-    /** Utility.php with the planned segments inserted. */
-    public function transform(string $code, array $info): string
+    /**
+     * Name under which Yioop's PHP version of $name is kept beside its
+     * forwarder (no Yioop function starts with this prefix).
+     */
+    public static function fallbackName(string $name): string
+    {
+        return self::FALLBACK_PREFIX . $name;
+    }
+
+    /**
+     * Utility.php with the planned segments inserted; with $legacy, as an
+     * older version of this tool inserted them (forwarders only).
+     */
+    public function transform(string $code, array $info,
+        bool $legacy = false): string
     {
         $inserts = [];
         foreach ($info['edits'] as $name => $forward) {
@@ -271,9 +326,40 @@ final class FunctionPatch extends Patch
             $inserts[] = [$fn['start'], self::openSegment($fn['name'],
                 $info['eol'])];
             $inserts[] = [$fn['end'], self::closeSegment($fn['name'],
-                $forward ? $fn['forwarder'] : null, $info['eol'])];
+                $forward ? $fn['forwarder'] : null, $info['eol'], $legacy)];
         }
         return self::insert($code, $inserts);
+    }
+
+    /**
+     * As Patch::state(), and a tree switched by an older version of this
+     * tool (forwarders without Yioop's PHP beside them) counts as
+     * integrated with 'legacy' set: apply() switches it again.
+     */
+    public function state(string $code): array
+    {
+        $original = $this->strip($code);
+        if ($original !== null) {
+            $info = $this->analyze($original);
+            if ($this->transform($original, $info) !== $code
+                && $this->transform($original, $info, true) === $code) {
+                return ['integrated' => true, 'legacy' => true,
+                    'info' => $info, 'original' => $original];
+            }
+        }
+        return parent::state($code) + ['legacy' => false];
+    }
+
+    /** As Patch::rebuilds(), also for an older version's segments. */
+    public function rebuilds(string $original, string $code): bool
+    {
+        try {
+            $info = $this->analyze($original);
+            return $this->transform($original, $info) === $code
+                || $this->transform($original, $info, true) === $code;
+        } catch (Refusal $e) {
+            return false;
+        }
     }
 
     /** Utility.php with this tool's segments taken out, or null. */

@@ -53,13 +53,24 @@ final class UtilityFile
         $state = $this->patch->state($code);
         $info = $state['info'];
         self::printTree($path, $info);
-        if ($state['integrated']) {
+        if ($state['integrated'] && !$state['legacy']) {
             echo "Already integrated; nothing changed.\n";
             return $info;
         }
-        $new = $this->patch->transform($code, $info);
-        $this->patch->verify($new, $code);
-        $backup = Files::writeWithBackup($path, $code, $new);
+        if ($state['legacy']) {
+            // switched by an older version of this tool: switch again from
+            // the original, which the markers give back byte for byte
+            echo "Integrated by an older yioop-integrate.php (forwarders "
+                . "without Yioop's PHP as fallback); switching again.\n";
+            $original = $state['original'];
+            $new = $this->patch->transform($original, $info);
+            $this->patch->verify($new, $original);
+            $backup = Files::writeWithBackup($path, $original, $new);
+        } else {
+            $new = $this->patch->transform($code, $info);
+            $this->patch->verify($new, $code);
+            $backup = Files::writeWithBackup($path, $code, $new);
+        }
         echo "Edited $path:\n";
         foreach ($info['edits'] as $name => $forward) {
             echo "  guarded $name" . ($forward
@@ -84,9 +95,13 @@ final class UtilityFile
         $state = $this->patch->state(Files::read($path));
         $info = $state['info'];
         self::printTree($path, $info);
-        echo "Tree state:   " . ($state['integrated']
-            ? "integrated by yioop-integrate.php"
-            : "not integrated (Yioop's original Utility.php)") . "\n";
+        echo "Tree state:   " . ($state['legacy']
+            ? "integrated by an older yioop-integrate.php (forwarders "
+            . "without Yioop's PHP as fallback, so inputs the natives "
+            . "decline are not Yioop's); run this tool without --check to "
+            . "switch again"
+            : ($state['integrated'] ? "integrated by yioop-integrate.php"
+            : "not integrated (Yioop's original Utility.php)")) . "\n";
         self::printExtension($loaded, $info['format']);
         echo "(The php that serves Yioop may load other extensions than "
             . "this one; run --check with that php and its php.ini.)\n\n";

@@ -108,6 +108,12 @@ final class BadInputTest extends TestCase
     private function check(string $name, string $fn, array $args, array $expect): void
     {
         $expect = self::complete($fn, $args, self::forFormat($expect, Vectors::format()));
+        if ($expect[0] === 'declines') {
+            // the native returns null and leaves its by-reference arguments
+            // as they were; Yioop's PHP beside the forwarder gives $expect[1]
+            // (testDeclinedCasesThroughSwitchedYioop)
+            $expect = ['yioop', self::complete($fn, $args, ['returns', null, []])];
+        }
         [$actual, $raised] = self::call($name, $args);
         $this->assertSame([], $raised, "$name raised PHP errors");
         $this->judge($name, $expect, $actual);
@@ -139,7 +145,7 @@ final class BadInputTest extends TestCase
         }
         foreach ($expect as $i => $part) {
             if ($i > 0 && is_array($part) && in_array($part[0] ?? null,
-                    ['returns', 'throws', 'never', 'yioop', 'deliberate', 'hangs', 'bug'], true)) {
+                    ['returns', 'throws', 'never', 'yioop', 'deliberate', 'hangs', 'bug', 'declines'], true)) {
                 $expect[$i] = self::complete($fn, $args, $part);
             }
         }
@@ -521,7 +527,10 @@ final class BadInputTest extends TestCase
         $this->assertCount(count($compare), $results, "Yioop's side did not finish");
         foreach ($compare as $i => [$where, $fn, $args, $expect]) {
             $yioop = $results[$i];
-            $expected = $expect[0] === 'yioop' ? $expect[1] : ($expect[0] === 'bug' ? $expect[1] : null);
+            if ($expect[0] === 'declines' && $expect[1][0] === 'unrecorded') {
+                continue;
+            }
+            $expected = in_array($expect[0], ['yioop', 'bug', 'declines'], true) ? $expect[1] : null;
             if ($expected !== null) {
                 $this->assertSame(self::describe($expected, $expected), self::describe($yioop, $expected),
                     "$where: Yioop's outcome is not the recorded one");
@@ -537,17 +546,85 @@ final class BadInputTest extends TestCase
     }
 
     /**
-     * Runs the calls through Yioop's Utility.php in a child PHP without the
-     * extension. With a time limit, null means the limit was hit.
+     * The cases where the native declines (B4-B10 fixed): through a copy of
+     * YIOOP_DIR switched by php/yioop-integrate.php, with this extension,
+     * Yioop's namespaced function gives Yioop's recorded outcome (its PHP
+     * kept beside the forwarder runs), by-reference arguments included.
+     *
+     * @group live
      */
-    private static function runInYioop(string $dir, array $calls, int $seconds): ?array
+    #[Group('live')]
+    public function testDeclinedCasesThroughSwitchedYioop(): void
+    {
+        $dir = getenv('YIOOP_DIR') ?: null;
+        if ($dir === null) {
+            $this->markTestSkipped('Set YIOOP_DIR to a Yioop checkout to replay the declined '
+                . 'bad-input cases through a switched copy of it.');
+        }
+        $format = Vectors::format();
+        $cases = [];
+        foreach (BadInputTable::cases() as $where => [$fn, $args, $expect]) {
+            $expect = self::complete($fn, $args, self::forFormat($expect, $format));
+            if ($expect[0] === 'declines' && $expect[1][0] !== 'unrecorded') {
+                $cases[] = [$where, $fn, $args, $expect[1]];
+            }
+        }
+        $this->assertNotEmpty($cases, 'no declined cases in the table');
+        $copy = sys_get_temp_dir() . '/yioop-bad-switched-' . getmypid();
+        $this->assertTrue(mkdir($copy, 0700, true), "cannot create $copy");
+        exec('cp -r ' . escapeshellarg("$dir/src") . ' ' . escapeshellarg("$copy/src") . ' 2>&1', $o, $status);
+        try {
+            $this->assertSame(0, $status, implode("\n", $o));
+            $flags = self::extensionFlags();
+            // the tool needs the tokenizer, so this php's own ini (with or
+            // without the extension: switching does not need it)
+            exec(implode(' ', array_map('escapeshellarg', [PHP_BINARY,
+                __DIR__ . '/../../php/yioop-integrate.php', $copy])) . ' 2>&1', $out, $status);
+            $this->assertSame(0, $status, implode("\n", $out));
+            $results = self::runInYioop($copy, array_map(fn ($c) => [$c[1], $c[2]], $cases), 0, $flags);
+            $this->assertCount(count($cases), $results, "the switched tree's side did not finish");
+            foreach ($cases as $i => [$where, , , $expected]) {
+                $this->assertSame(self::describe($expected, $expected), self::describe($results[$i], $expected),
+                    "$where: the switched tree does not give Yioop's recorded outcome");
+            }
+        } finally {
+            exec('rm -rf ' . escapeshellarg($copy));
+        }
+    }
+
+    /** php flags that load the extension this test runs with, yioop.format included. */
+    private static function extensionFlags(): array
+    {
+        $flags = [];
+        $cmdline = (string)@file_get_contents('/proc/self/cmdline');
+        $args = explode("\0", $cmdline);
+        foreach ($args as $i => $arg) {
+            $value = $arg === '-d' ? ($args[$i + 1] ?? '') : (str_starts_with($arg, '-d') ? substr($arg, 2) : '');
+            if (str_starts_with($value, 'extension=')) {
+                $flags = ['-d', $value];
+            }
+        }
+        if ($flags === []) {
+            // php.ini loads it: ask php where its extension directory is
+            $flags = ['-d', 'extension=yioop_codec'];
+        }
+        return array_merge($flags, ['-d', 'yioop.format=' . Vectors::format()]);
+    }
+
+    /**
+     * Runs the calls through Yioop's Utility.php in a child PHP without the
+     * extension, or, given $flags that load it, through a switched tree.
+     * With a time limit, null means the limit was hit.
+     */
+    private static function runInYioop(string $dir, array $calls, int $seconds, array $flags = []): ?array
     {
         $in = tempnam(sys_get_temp_dir(), 'yioop-bad-in');
         $out = tempnam(sys_get_temp_dir(), 'yioop-bad-out');
         try {
             file_put_contents($in, serialize($calls));
-            $command = implode(' ', array_map('escapeshellarg', [PHP_BINARY, '-n',
-                __DIR__ . '/../tools/yioop/bad-input-runner.php', $dir, $in, $out, (string)$seconds]));
+            $command = implode(' ', array_map('escapeshellarg', array_merge([PHP_BINARY, '-n'], $flags,
+                [__DIR__ . '/../tools/yioop/bad-input-runner.php', $dir, $in, $out, (string)$seconds],
+                $flags === [] ? [] : ['switched'])));
             exec("$command 2>&1", $output, $status);
             if ($status !== 0) {
                 if ($seconds > 0 && str_contains(implode("\n", $output), 'Maximum execution time')) {

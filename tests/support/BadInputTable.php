@@ -65,11 +65,16 @@ final class BadInputTable
         if (isset($json->{'2019'}, $json->{'2015'})) {
             return ['format', self::expectation($json->{'2019'}), self::expectation($json->{'2015'})];
         }
+        if (($json->kind ?? null) === 'declinesToYioop' && isset($json->unrecorded)) {
+            // the native declines; Yioop's outcome for this line is not recorded
+            return ['declines', ['unrecorded', self::string($json->unrecorded)], self::string($json->bug ?? null)];
+        }
         $outcome = self::outcome($json);
         return match ($json->kind ?? null) {
             'yioop' => ['yioop', $outcome],
             'deliberate' => ['deliberate', $outcome, self::string($json->why ?? null)],
             'yioopNeverReturns' => ['hangs', $outcome],
+            'declinesToYioop' => ['declines', $outcome, self::string($json->bug ?? null)],
             'knownBug' => ['bug', $outcome, self::string($json->bug ?? null), self::outcome($json->now)],
             default => throw new \UnexpectedValueException('unknown kind ' . json_encode($json)),
         };

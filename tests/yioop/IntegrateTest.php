@@ -365,16 +365,40 @@ final class IntegrateTest extends TestCase
             $this->assertStringNotContainsString("yioop-codec:begin $name\n",
                 $edited);
         }
-        // by-reference parameters stay by reference, defaults are kept,
-        // a multi-line header is carried over as written
+        // by-reference parameters stay by-reference, defaults are kept,
+        // a multi-line header is carried over as written; where the native
+        // declines (null), Yioop's PHP kept beside it runs with the same
+        // arguments
         $this->assertStringContainsString("function nextPostString("
             . "&\$input_string, &\$offset)\n{\n    return "
-            . "\\nextPostString(\$input_string, \$offset);\n}", $edited);
+            . "\\nextPostString(\$input_string, \$offset)\n        ?? "
+            . "yioop_codec_php_nextPostString(\$input_string, \$offset);\n}",
+            $edited);
         $this->assertStringContainsString("function unpackPosting(\$posting,"
             . " &\$offset, \$dedelta = true)\n{\n    return "
-            . "\\unpackPosting(\$posting, \$offset, \$dedelta);", $edited);
+            . "\\unpackPosting(\$posting, \$offset, \$dedelta)\n        ?? "
+            . "yioop_codec_php_unpackPosting(\$posting, \$offset, \$dedelta);",
+            $edited);
         $this->assertStringContainsString("function deltaList(\n    \$list\n"
-            . ")\n{\n    return \\deltaList(\$list);", $edited);
+            . ")\n{\n    return \\deltaList(\$list)\n        ?? "
+            . "yioop_codec_php_deltaList(\$list);", $edited);
+        // Yioop's declaration, renamed, body as written, by-reference kept
+        $this->assertStringContainsString("function yioop_codec_php_"
+            . "nextPostString(&\$input_string, &\$offset)\n{\n"
+            . "    \$offset += 4;\n    return \"php:nextPostString\";\n}\n"
+            . "} /* yioop-codec:end nextPostString */", $edited);
+        $this->assertStringContainsString("function yioop_codec_php_"
+            . "deltaList(\n    \$list\n) {\n    return \"php:deltaList\";"
+            . "\n}\n} /* yioop-codec:end deltaList */", $edited);
+        foreach (self::FORWARDED as $name) {
+            $this->assertSame($name === 'deDeltaList' ? 0 : 1,
+                substr_count($edited, "function yioop_codec_php_$name("),
+                $name);
+        }
+        // deDeltaList's native returns nothing: a plain forwarder
+        $this->assertStringContainsString("function deDeltaList(&\$delta_list)"
+            . "\n{\n    return \\deDeltaList(\$delta_list);\n}\n"
+            . "} /* yioop-codec:end deDeltaList */", $edited);
         // the class method of the same name is untouched
         $this->assertStringContainsString("    public function packPosting()"
             . " { return $line; }\n}\n/* yioop-codec:begin encodeModified9\n",
@@ -545,8 +569,8 @@ final class IntegrateTest extends TestCase
         [$status, $out] = self::tool($root);
         $this->assertSame(0, $status, $out);
         // someone changes a forwarder by hand
-        $tampered = str_replace("return \\deltaList(\$list);",
-            "return \\deltaList(array_values(\$list));",
+        $tampered = str_replace("return \\deltaList(\$list)",
+            "return \\deltaList(array_values(\$list))",
             file_get_contents($path));
         file_put_contents($path, $tampered);
         foreach ([[], ['--check']] as $options) {
@@ -604,6 +628,109 @@ final class IntegrateTest extends TestCase
             file_get_contents($path));
         $this->assertSame($original,
             file_get_contents($path . '.yioop-codec.bak'));
+    }
+
+    /**
+     * Utility.php as the tool wrote it before the PHP fallback: forwarders
+     * only. Made from the current edit by taking the fallbacks out again.
+     */
+    private static function legacyEdit(string $edited): string
+    {
+        $legacy = preg_replace("~(// with the extension: forwarder to the "
+            . "native global function); where it declines \\(returns null\\),"
+            . "\n// Yioop's PHP version, kept below as \\w+\n~", "\$1\n",
+            $edited, -1, $comments);
+        $legacy = preg_replace("~\n        \\?\\? yioop_codec_php_\\w+\\("
+            . "[^)]*\\);~", ";", $legacy, -1, $calls);
+        $legacy = preg_replace("~(\n\\}\n)function yioop_codec_php_\\w+.*?"
+            . "\n(\\} /\\* yioop-codec:end )~s", "\$1\$2", $legacy, -1,
+            $bodies);
+        $expected = count(self::FORWARDED) - 1; // deDeltaList has none
+        self::assertSame([$expected, $expected, $expected],
+            [$comments, $calls, $bodies]);
+        self::assertStringNotContainsString('yioop_codec_php_', $legacy);
+        return $legacy;
+    }
+
+    /**
+     * A tree switched by the older tool (forwarders without fallback):
+     * --check says so, --revert gives the original bytes, and a re-run
+     * switches it again to the current shape, keeping the original backup.
+     *
+     * @dataProvider lines
+     */
+    #[DataProvider('lines')]
+    public function testTreeSwitchedByOlderToolIsRecognised(string $line):
+        void
+    {
+        $original = self::utility($line);
+        $root = $this->tree($original);
+        $path = self::utilityPath($root);
+        [$status, $out] = self::tool($root);
+        $this->assertSame(0, $status, $out);
+        $current = file_get_contents($path);
+        $legacy = self::legacyEdit($current);
+        $this->assertNotSame($current, $legacy);
+
+        // without a backup: revert from the markers alone
+        file_put_contents($path, $legacy);
+        unlink($path . '.yioop-codec.bak');
+        [$status, $out] = self::tool($root, ['--check'], self::bareFlags());
+        $this->assertSame(0, $status, $out);
+        $this->assertStringContainsString('integrated by an older '
+            . 'yioop-integrate.php', $out);
+        $this->assertSame($legacy, file_get_contents($path));
+        [$status, $out] = self::tool($root, ['--revert']);
+        $this->assertSame(0, $status, $out);
+        $this->assertSame($original, file_get_contents($path));
+
+        // re-run on the older shape: switched again, backup is Yioop's
+        file_put_contents($path, $legacy);
+        [$status, $out] = self::tool($root);
+        $this->assertSame(0, $status, $out);
+        $this->assertStringContainsString('older yioop-integrate.php', $out);
+        $this->assertSame($current, file_get_contents($path));
+        $this->assertSame($original,
+            file_get_contents($path . '.yioop-codec.bak'));
+        $this->assertLints($path);
+        [$status, $out] = self::tool($root);
+        $this->assertStringContainsString('Already integrated', $out);
+        [$status, $out] = self::tool($root, ['--revert']);
+        $this->assertSame(0, $status, $out);
+        $this->assertSame($original, file_get_contents($path));
+    }
+
+    /**
+     * Where a native declines, the forwarder runs Yioop's PHP kept beside
+     * it (the fixture's PHP returns "php:NAME"); where it does not, the
+     * native result comes back. The global native itself returns null.
+     */
+    public function testForwarderFallsBackWhereTheNativeDeclines(): void
+    {
+        $flags = self::extensionFlags();
+        if ($flags === null) {
+            $this->markTestSkipped('no php with the yioop extension '
+                . '(target/release/libyioop_codec.so not built?)');
+        }
+        $root = $this->tree(self::utility('2019'));
+        $path = self::utilityPath($root);
+        [$status, $out] = self::tool($root, [], $flags);
+        $this->assertSame(0, $status, $out);
+        $script = '<?php
+            namespace seekquarry\yioop\library;
+            require $argv[1];
+            echo json_encode([
+                encodeModified9([1.5, 3.7, 2.5]),
+                \encodeModified9([1.5, 3.7, 2.5]),
+                bin2hex(encodeModified9([1, 2, 3])),
+            ]);';
+        $file = $this->tempDir() . '/fallback.php';
+        file_put_contents($file, $script);
+        [$status, $out, $err] = self::php(array_merge($flags,
+            [$file, $path]));
+        $this->assertSame(0, $status, $out . $err);
+        $this->assertSame(json_encode(['php:encodeModified9', null,
+            '3e00001b']), trim($out), $err);
     }
 
     /**

@@ -156,6 +156,42 @@ pub(super) fn encodable(values: Values, function: &str) -> Fallible<Vec<i64>> {
     }
 }
 
+/// A float that is not an int of the int range (fractional, NAN, ±INF,
+/// beyond ±2^63), which Yioop's encoder compares and adds as a float where
+/// the extension cuts it to an int.
+pub(super) fn is_odd_float(n: Num) -> bool {
+    matches!(n, Num::Float(f) if f.fract() != 0.0 || !num::float_fits_int(f))
+}
+
+/// Whether one of `values` is an [`is_odd_float`].
+pub(super) fn has_odd_float(values: &Values) -> bool {
+    matches!(values, Values::Nums(nums) if nums.iter().any(|&n| is_odd_float(n)))
+}
+
+/// Whether encodeModified9 declines `nums`, the values of `array` read as
+/// numbers (only called when they are not all ints): it does when one is a
+/// float that is not an integer within the int range (fractional, NAN,
+/// ±INF, -1e19: B9, B10), which Yioop's encoder compares and adds as a
+/// float where the extension would cut it to an int, and Yioop's encoder
+/// returns on every element (ints and floats below 2^62; NAN). Integral
+/// floats encode as their int, as in Yioop. A string that is not wholly
+/// numeric is compared as a string (B4), where Yioop's loop may never end:
+/// not declined.
+pub(super) fn declines_floats(array: &ZendHashTable, nums: &[Num]) -> bool {
+    let limit = modified9::ENCODE_LIMIT;
+    let mut odd_float = false;
+    for n in nums {
+        match *n {
+            Num::Int(i) if i >= limit => return false,
+            Num::Float(f) if f >= limit as f64 => return false,
+            Num::Float(f) => odd_float |= f.fract() != 0.0 || !num::float_fits_int(f),
+            Num::Int(_) => {}
+        }
+    }
+    odd_float
+        && array.values().all(|v| v.dereference().zend_str().map_or(true, |s| is_numeric(s.as_bytes())))
+}
+
 /// A number Yioop adds `headroom` to before encoding it, as an int. A float
 /// from 2^62 up (INF included) never finishes encoding in Yioop: ValueError.
 pub(super) fn encodable_int(n: Num, headroom: i64, function: &str) -> Fallible<i64> {

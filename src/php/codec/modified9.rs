@@ -4,7 +4,7 @@
 
 use super::args::*;
 use crate::php::runtime::convert::{
-    array_values, bytes_zval, int_list, int_operand, Fallible,
+    array_values, bytes_zval, int_list, int_operand, Fallible, Values,
 };
 use crate::php::runtime::function::{Handler, Param, Signature};
 use crate::php::runtime::zval::long_zval;
@@ -50,14 +50,23 @@ pub(super) fn unpack_int(str: &Zval) -> Zval {
 }
 
 
-php_function!(ENCODE_MODIFIED9, encode_modified9_handler, "encodeModified9", [Param::Value("list")], DataType::String, |args| {
+php_function!(ENCODE_MODIFIED9, encode_modified9_handler, "encodeModified9", [Param::Value("list")], DataType::Mixed, |args| {
     let [list] = args.values();
     encode_modified9(list)
 });
 
 pub(super) fn encode_modified9(list: &Zval) -> Fallible<Zval> {
     let values = match iterable_arg(list, "encodeModified9", "list")? {
-        Some(array) => encodable(array_values(array, "+")?, "encodeModified9")?,
+        Some(array) => match array_values(array, "+")? {
+            Values::Ints(ints) => ints,
+            // not all ints: the rare path, where Yioop may compare floats
+            Values::Nums(nums) => {
+                if declines_floats(array, &nums) {
+                    return Ok(Zval::new()); // B9, B10: Yioop's PHP gives its result
+                }
+                encodable(Values::Nums(nums), "encodeModified9")?
+            }
+        },
         None => Vec::new(),
     };
     let mut out = Vec::with_capacity(values.len() + 4);

@@ -4,7 +4,7 @@
 
 use super::args::*;
 use crate::php::runtime::convert::{
-    array_values, bytes_zval, int_list, int_operand, operand, value_error, Fallible,
+    array_values, bytes_zval, int_list, int_operand, is_numeric, operand, value_error, Fallible,
 };
 use crate::php::runtime::function::{Handler, Param, Signature};
 use crate::php::runtime::zval::{array_zval, long_of, long_zval};
@@ -17,14 +17,25 @@ use crate::codec::posting_list;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
 
-php_function!(PACK_POSTING, pack_posting_handler, "packPosting", [Param::Value("doc_index"), Param::Value("position_list"), Param::Bool("delta", "true")], DataType::String, |args| {
+php_function!(PACK_POSTING, pack_posting_handler, "packPosting", [Param::Value("doc_index"), Param::Value("position_list"), Param::Bool("delta", "true")], DataType::Mixed, |args| {
     let delta = args.flag(2, true);
     let [doc_index, position_list] = args.values();
     pack_posting(doc_index, position_list, delta)
 });
 
+/// Declines (null) where a doc index or a value Yioop encodes is a float
+/// that is not an int of the int range (B8, B9), once the checks where
+/// Yioop never returns have passed: Yioop's encoder compares and adds it
+/// as a float.
 pub(crate) fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) -> Fallible<Zval> {
-    let doc_index = encodable_int(operand(doc_index, "+")?, 1, "packPosting")?;
+    let doc_num = operand(doc_index, "+")?;
+    let packed = pack_posting_nums(doc_num, position_list, delta)?;
+    Ok(if packed.1 || is_odd_float(doc_num) { Zval::new() } else { packed.0 })
+}
+
+/// packPosting's bytes, and whether a value it encoded was an odd float.
+fn pack_posting_nums(doc_num: Num, position_list: &Zval, delta: bool) -> Fallible<(Zval, bool)> {
+    let doc_index = encodable_int(doc_num, 1, "packPosting")?;
     let format = settings::current().format;
     let list = match position_list.array() {
         Some(list) => list,
@@ -35,7 +46,7 @@ pub(crate) fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) 
         // its properties).
         None if delta && !position_list.is_object() => {
             return posting::pack_posting(format, doc_index, &[], true)
-                .map(|bytes| bytes_zval(&bytes))
+                .map(|bytes| (bytes_zval(&bytes), false))
                 .map_err(|_| never_terminates("packPosting", POSTING_VALUE));
         }
         None => return Err(array_expected(position_list, "packPosting", 2, "position_list")),
@@ -52,18 +63,26 @@ pub(crate) fn pack_posting(doc_index: &Zval, position_list: &Zval, delta: bool) 
         Some(bytes_zval(bytes))
     });
     if let Some(packed) = packed_ints {
-        return Ok(packed);
+        return Ok((packed, false));
     }
-    let (deltas, lead) = if delta {
-        let deltas = encodable(delta_values(list)?, "packPosting")?;
+    // not all ints: the rare path
+    let (deltas, lead, odd) = if delta {
+        let values = delta_values(list)?;
+        let odd = has_odd_float(&values);
+        let deltas = encodable(values, "packPosting")?;
         let lead = (!deltas.is_empty()).then_some(0);
-        (deltas, lead)
+        (deltas, lead, odd)
     } else {
-        let values = encodable(array_values(list, "+")?, "packPosting")?;
-        (values, lead_position(list))
+        let values = array_values(list, "+")?;
+        // a string that is not wholly numeric is compared as a string (B4,
+        // deliberate): not declined
+        let odd = has_odd_float(&values) && list.values().all(|v| {
+            v.dereference().zend_str().map_or(true, |s| is_numeric(s.as_bytes()))
+        });
+        (encodable(values, "packPosting")?, lead_position(list), odd)
     };
     posting::pack_deltas(format, doc_index, deltas, lead)
-        .map(|bytes| bytes_zval(&bytes))
+        .map(|bytes| (bytes_zval(&bytes), odd))
         .map_err(|_| never_terminates("packPosting", POSTING_VALUE))
 }
 
@@ -82,17 +101,21 @@ pub(super) fn unpack_posting(posting: &Zval, offset: &mut Zval, dedelta: bool) -
 }
 
 
-php_function!(ADD_DOC_INDEX_POSTINGS, add_doc_index_postings_handler, "addDocIndexPostings", [Param::Reference("postings"), Param::Value("add_offset")], DataType::String, |args| {
+php_function!(ADD_DOC_INDEX_POSTINGS, add_doc_index_postings_handler, "addDocIndexPostings", [Param::Reference("postings"), Param::Value("add_offset")], DataType::Mixed, |args| {
     let postings = args.take(0).dereference();
     add_doc_index_postings(postings, args.take(1).dereference())
 });
 
 pub(super) fn add_doc_index_postings(postings: &Zval, add_offset: &Zval) -> Fallible<Zval> {
     let input = string_arg(postings, "addDocIndexPostings", 1, "postings")?;
-    let add_offset = encodable_int(operand(add_offset, "+")?, 0, "addDocIndexPostings")?;
-    posting::add_doc_index_postings(input, add_offset)
-        .map(|bytes| bytes_zval(&bytes))
-        .map_err(|_| never_terminates("addDocIndexPostings", "a doc index plus $add_offset, plus one,"))
+    let offset_num = operand(add_offset, "+")?;
+    let add_offset = encodable_int(offset_num, 0, "addDocIndexPostings")?;
+    let bytes = posting::add_doc_index_postings(input, add_offset)
+        .map_err(|_| never_terminates("addDocIndexPostings", "a doc index plus $add_offset, plus one,"))?;
+    // B8: Yioop adds a float offset that is not an int of the int range as
+    // a float; where it returns (checked above), its PHP gives its result.
+    // $postings is never written, so declining changes nothing.
+    Ok(if is_odd_float(offset_num) { Zval::new() } else { bytes_zval(&bytes) })
 }
 
 

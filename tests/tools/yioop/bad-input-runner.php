@@ -3,6 +3,8 @@
  * Runs calls through Yioop's own Utility.php for BadInputTest's live replay,
  * in a PHP process without the extension:
  *   php -n tests/tools/yioop/bad-input-runner.php YIOOP_DIR CALLS RESULTS SECONDS
+ * or, with "switched" after SECONDS, through a tree switched by
+ * php/yioop-integrate.php in a PHP process with the extension.
  * CALLS holds serialize()d [[fn, args], ...]; RESULTS gets serialize()d
  * [['returns', ret, args after] | ['throws', class, message], ...].
  * serialize() rather than typed JSON: these inputs include objects. SECONDS
@@ -11,7 +13,10 @@
 require_once __DIR__ . '/load-yioop.php';
 
 [, $yioop_dir, $calls_file, $results_file, $seconds] = $argv;
-loadYioop($yioop_dir);
+// a fifth argument "switched": YIOOP_DIR was switched by yioop-integrate.php
+// and this php has the extension (the natives, and Yioop's PHP where they
+// decline)
+loadYioop($yioop_dir, ($argv[5] ?? '') === 'switched');
 if ((int)$seconds > 0) {
     // Yioop's Config.php may turn error reporting off: report the time limit
     // from a shutdown function instead of relying on the fatal error text.

@@ -5,9 +5,14 @@
  * (crawlLog on damaged input) is buffered, and its warnings are ignored:
  * neither is part of a result.
  */
-function loadYioop(string $yioop_dir): void
+function loadYioop(string $yioop_dir, bool $switched = false): void
 {
-    if (extension_loaded('yioop')) {
+    if ($switched) {
+        if (!extension_loaded('yioop')) {
+            fwrite(STDERR, "a switched tree is run with the yioop extension\n");
+            exit(2);
+        }
+    } elseif (extension_loaded('yioop')) {
         fwrite(STDERR, "run this without the yioop extension\n");
         exit(2);
     }
