@@ -206,6 +206,16 @@ namespace {
     /**
      * Packs weight (high 24 bits) and depth (low 8 bits) when $crawl_order is
      * page importance ("ad"); otherwise returns $depth.
+     *
+     * With page importance, where $weight or $depth is not an int, null,
+     * bool or integral numeric string (arrays, other strings, floats, NAN,
+     * INF: B6 in docs/bad-input.md), which Yioop compares with min()/max()
+     * rather than converts, it calls
+     * seekquarry\yioop\library\yioop_codec_php_encodeQueueWeightInfo with
+     * the same arguments and returns its result (or lets its exception
+     * through): a tree switched by php/yioop-integrate.php declares that
+     * function as Yioop's PHP. Where it is not declared, such values are
+     * converted as (int) does, or refused with TypeError.
      */
     function encodeQueueWeightInfo(mixed $weight, mixed $depth, mixed $crawl_order): mixed {}
 

@@ -23,7 +23,12 @@
  * stay by-reference through both). deDeltaList's native returns nothing,
  * so its forwarder has no fallback. Trees switched by the older tool
  * (forwarders only) are recognised and switched again. One of the six
- * found outside a guard is wrapped without a forwarder. The edit only
+ * found outside a guard is wrapped without a forwarder. For
+ * encodeQueueWeightInfo (NAMESPACED_KEPT), whose native calls Yioop's PHP
+ * on the inputs Yioop compares rather than converts (B6), Yioop's guard
+ * gets an else branch declaring its PHP version as
+ * yioop_codec_php_encodeQueueWeightInfo (outside a guard: the else branch
+ * of its wrapper). The edit only
  * inserts marked segments, so taking them out gives the original back.
  */
 
@@ -58,6 +63,14 @@ final class FunctionPatch extends Patch
      * fallback.
      */
     public const NO_DECLINE = ['deDeltaList'];
+    /**
+     * Namespaced functions whose native calls Yioop's PHP version, kept
+     * under fallbackName(), on the inputs it does not take (B6 in
+     * docs/bad-input.md). Inside Yioop's guard, the kept version goes in an
+     * else branch added to the guard; one found outside a guard gets it in
+     * the else branch of its wrapper.
+     */
+    public const NAMESPACED_KEPT = ['encodeQueueWeightInfo'];
     /** Prefix of the names Yioop's PHP versions are kept under. */
     public const FALLBACK_PREFIX = 'yioop_codec_php_';
     /** Codec helpers the extension does not provide; they stay PHP. */
@@ -122,6 +135,20 @@ final class FunctionPatch extends Patch
             }
             unset($fn);
         }
+        $kept = [];
+        foreach (self::NAMESPACED_KEPT as $name) {
+            $fn = &$functions[strtolower($name)];
+            if (isset($fn) && in_array($fn['context'], ['top', 'guard'],
+                true)) {
+                $fn['kept'] = self::keptDeclaration($code, $tokens, $fn);
+                if ($fn['context'] === 'guard') {
+                    $kept[$name] = $tokens[self::guardClose($tokens,
+                        $fn['body_close'])][2] + 1;
+                }
+            }
+            unset($fn);
+        }
+        $functions = array_filter($functions);
         uksort($edits, function ($a, $b) use ($functions) {
             return $functions[strtolower($a)]['start']
                 <=> $functions[strtolower($b)]['start'];
@@ -129,6 +156,7 @@ final class FunctionPatch extends Patch
         $info = CodecLine::detect($tokens, $functions);
         $info['functions'] = $functions;
         $info['edits'] = $edits;
+        $info['kept'] = $kept;
         $info['eol'] = Files::eol($code);
         return $info;
     }
@@ -226,18 +254,50 @@ final class FunctionPatch extends Patch
             $fn['params_close']);
         $type = Tokens::squeeze($tokens, $fn['params_close'],
             $fn['body_open']);
+        return ['header' => $header, 'args' => implode(', ', $args),
+            'return' => !in_array($type, [':void', ':never'], true),
+            'fallback' => self::keptDeclaration($code, $tokens, $fn)];
+    }
+
+    /**
+     * Yioop's declaration of $fn (from the function keyword), renamed
+     * fallbackName().
+     */
+    private static function keptDeclaration(string $code, array $tokens,
+        array $fn): string
+    {
+        $start = $tokens[$fn['function']][2];
         $declaration = substr($code, $start, $tokens[$fn['body_close']][2]
             + 1 - $start);
-        $fallback = preg_replace('~^function(\s*&?\s*)' . preg_quote(
+        $kept = preg_replace('~^function(\s*&?\s*)' . preg_quote(
             $fn['name'], '~') . '\b~', 'function${1}'
             . self::fallbackName($fn['name']), $declaration, 1, $renamed);
         if ($renamed !== 1) {
             throw new Refusal("{$fn['name']}: could not name the PHP "
-                . "fallback beside its forwarder");
+                . "fallback kept beside the native");
         }
-        return ['header' => $header, 'args' => implode(', ', $args),
-            'return' => !in_array($type, [':void', ':never'], true),
-            'fallback' => $fallback];
+        return $kept;
+    }
+
+    /**
+     * Token index of the "}" that closes the block around the function
+     * whose body closes at $body_close (Yioop's extension guard).
+     */
+    private static function guardClose(array $tokens, int $body_close): int
+    {
+        $depth = 0;
+        for ($i = $body_close + 1, $n = count($tokens); $i < $n; $i++) {
+            $id = $tokens[$i][0];
+            if (Tokens::opensBrace($id)) {
+                $depth++;
+            } elseif ($id === '}') {
+                if ($depth === 0) {
+                    return $i;
+                }
+                $depth--;
+            }
+        }
+        throw new Refusal("unbalanced braces");
     }
 
     /* ------------------------------------------------------------------ */
@@ -274,10 +334,12 @@ final class FunctionPatch extends Patch
      * fallback), so that trees it switched are still recognised.
      */
     private static function closeSegment(string $name, ?array $forwarder,
-        string $eol, bool $legacy = false): string
+        string $eol, bool $legacy = false, ?string $kept = null): string
     {
         if ($forwarder === null) {
-            return $eol . self::endMarker($name);
+            return ($kept === null ? $eol : self::elseMarker($name, $eol)
+                . $eol . self::keptComment($name, $eol) . $kept . $eol)
+                . self::endMarker($name);
         }
         $call = "\\$name({$forwarder['args']})";
         $fallback = !$legacy && $forwarder['return']
@@ -304,6 +366,41 @@ final class FunctionPatch extends Patch
             . self::endMarker($name);
     }
 
+    /** Comment before a namespaced function's kept PHP version. */
+    private static function keptComment(string $name, string $eol): string
+    {
+        return "// with the extension: Yioop's PHP version, kept as "
+            . self::fallbackName($name) . $eol
+            . "// for the native $name to call on inputs it does not take"
+            . $eol;
+    }
+
+    /** Marker that opens the else branch added to Yioop's guard. */
+    private static function keptOpen(string $name): string
+    {
+        return " else { /* " . self::MARK . "kept $name */";
+    }
+
+    /** Marker that closes the else branch added to Yioop's guard. */
+    private static function keptEnd(string $name): string
+    {
+        return "} /* " . self::MARK . "end kept $name */";
+    }
+
+    /**
+     * The else branch added to Yioop's guard, after its closing brace:
+     * Yioop's PHP version of $name under fallbackName().
+     */
+    private static function keptSegment(string $name, string $kept,
+        string $eol): string
+    {
+        return self::keptOpen($name) . $eol
+            . "/* Added by php/yioop-integrate.php (undo with its --revert)"
+            . " */" . $eol
+            . self::keptComment($name, $eol) . $kept . $eol
+            . self::keptEnd($name);
+    }
+
     /**
      * Name under which Yioop's PHP version of $name is kept beside its
      * forwarder (no Yioop function starts with this prefix).
@@ -314,11 +411,13 @@ final class FunctionPatch extends Patch
     }
 
     /**
-     * Utility.php with the planned segments inserted; with $legacy, as an
-     * older version of this tool inserted them (forwarders only).
+     * Utility.php with the planned segments inserted; with $older, as an
+     * older version of this tool inserted them: 1, without the namespaced
+     * functions' kept PHP versions (NAMESPACED_KEPT); 2, also without the
+     * forwarders' fallbacks (forwarders only).
      */
-    public function transform(string $code, array $info,
-        bool $legacy = false): string
+    public function transform(string $code, array $info, int $older = 0):
+        string
     {
         $inserts = [];
         foreach ($info['edits'] as $name => $forward) {
@@ -326,14 +425,23 @@ final class FunctionPatch extends Patch
             $inserts[] = [$fn['start'], self::openSegment($fn['name'],
                 $info['eol'])];
             $inserts[] = [$fn['end'], self::closeSegment($fn['name'],
-                $forward ? $fn['forwarder'] : null, $info['eol'], $legacy)];
+                $forward ? $fn['forwarder'] : null, $info['eol'],
+                $older === 2, $older === 0 ? $fn['kept'] ?? null : null)];
+        }
+        if ($older === 0) {
+            foreach ($info['kept'] ?? [] as $name => $at) {
+                $inserts[] = [$at, self::keptSegment($name,
+                    $info['functions'][strtolower($name)]['kept'],
+                    $info['eol'])];
+            }
         }
         return self::insert($code, $inserts);
     }
 
     /**
      * As Patch::state(), and a tree switched by an older version of this
-     * tool (forwarders without Yioop's PHP beside them) counts as
+     * tool (without the kept namespaced functions, or also without the
+     * forwarders' fallbacks; see transform()) counts as
      * integrated with 'legacy' set: apply() switches it again.
      */
     public function state(string $code): array
@@ -341,10 +449,14 @@ final class FunctionPatch extends Patch
         $original = $this->strip($code);
         if ($original !== null) {
             $info = $this->analyze($original);
-            if ($this->transform($original, $info) !== $code
-                && $this->transform($original, $info, true) === $code) {
-                return ['integrated' => true, 'legacy' => true,
-                    'info' => $info, 'original' => $original];
+            if ($this->transform($original, $info) !== $code) {
+                foreach ([1, 2] as $older) {
+                    if ($this->transform($original, $info, $older)
+                        === $code) {
+                        return ['integrated' => true, 'legacy' => true,
+                            'info' => $info, 'original' => $original];
+                    }
+                }
             }
         }
         return parent::state($code) + ['legacy' => false];
@@ -356,7 +468,8 @@ final class FunctionPatch extends Patch
         try {
             $info = $this->analyze($original);
             return $this->transform($original, $info) === $code
-                || $this->transform($original, $info, true) === $code;
+                || $this->transform($original, $info, 1) === $code
+                || $this->transform($original, $info, 2) === $code;
         } catch (Refusal $e) {
             return false;
         }
@@ -369,6 +482,9 @@ final class FunctionPatch extends Patch
             return null;
         }
         $eol = Files::eol($code);
+        foreach (self::NAMESPACED_KEPT as $name) {
+            $code = self::stripKept($code, $name);
+        }
         preg_match_all('~/\* ' . preg_quote(self::MARK, '~')
             . 'begin (\w+)\r?\n~', $code, $m);
         foreach ($m[1] as $name) {
@@ -379,6 +495,24 @@ final class FunctionPatch extends Patch
                 . "without their opening marker (edited by hand)");
         }
         return $code;
+    }
+
+    /** $code without the else branch this tool added to Yioop's guard. */
+    private static function stripKept(string $code, string $name): string
+    {
+        $open = self::keptOpen($name);
+        $end = self::keptEnd($name);
+        $count = substr_count($code, $open);
+        if ($count === 0 && strpos($code, $end) === false) {
+            return $code;
+        }
+        $from = strpos($code, $open);
+        $to = strpos($code, $end);
+        if ($count !== 1 || substr_count($code, $end) !== 1 || $to < $from) {
+            throw new Refusal("the yioop-integrate segment keeping $name in "
+                . "Utility.php was edited by hand");
+        }
+        return substr($code, 0, $from) . substr($code, $to + strlen($end));
     }
 
     /** $code without the two segments this tool wrapped $name in. */

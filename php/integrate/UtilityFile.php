@@ -60,8 +60,8 @@ final class UtilityFile
         if ($state['legacy']) {
             // switched by an older version of this tool: switch again from
             // the original, which the markers give back byte for byte
-            echo "Integrated by an older yioop-integrate.php (forwarders "
-                . "without Yioop's PHP as fallback); switching again.\n";
+            echo "Integrated by an older yioop-integrate.php (without "
+                . "all of Yioop's PHP kept as fallback); switching again.\n";
             $original = $state['original'];
             $new = $this->patch->transform($original, $info);
             $this->patch->verify($new, $original);
@@ -96,8 +96,8 @@ final class UtilityFile
         $info = $state['info'];
         self::printTree($path, $info);
         echo "Tree state:   " . ($state['legacy']
-            ? "integrated by an older yioop-integrate.php (forwarders "
-            . "without Yioop's PHP as fallback, so inputs the natives "
+            ? "integrated by an older yioop-integrate.php (without all "
+            . "of Yioop's PHP kept as fallback, so inputs the natives "
             . "decline are not Yioop's); run this tool without --check to "
             . "switch again"
             : ($state['integrated'] ? "integrated by yioop-integrate.php"

@@ -1,7 +1,9 @@
 //! Crawl-queue weight info: Yioop packs a page weight (high 24 bits) and a
 //! crawl depth (low 8 bits, stored as 255 - depth) into one int. These are the
 //! page-importance branches of Yioop's functions; the binding layer handles
-//! the other crawl orders, which pass values through untouched.
+//! the other crawl orders, which pass values through untouched, and the
+//! values Yioop compares rather than converts (B6 in docs/bad-input.md),
+//! which it hands to Yioop's PHP where a switched tree keeps it.
 
 const MAX_WEIGHT: i64 = (1 << 24) - 1;
 

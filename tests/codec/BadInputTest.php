@@ -113,6 +113,11 @@ final class BadInputTest extends TestCase
             // as they were; Yioop's PHP beside the forwarder gives $expect[1]
             // (testDeclinedCasesThroughSwitchedYioop)
             $expect = ['yioop', self::complete($fn, $args, ['returns', null, []])];
+        } elseif ($expect[0] === 'calls') {
+            // no switched tree in this process, so no Yioop PHP kept for the
+            // native to call: its own outcome (testKeptYioopPhpCalledOnB6Inputs,
+            // testDeclinedCasesThroughSwitchedYioop)
+            $expect = ['yioop', $expect[3]];
         }
         [$actual, $raised] = self::call($name, $args);
         $this->assertSame([], $raised, "$name raised PHP errors");
@@ -145,7 +150,7 @@ final class BadInputTest extends TestCase
         }
         foreach ($expect as $i => $part) {
             if ($i > 0 && is_array($part) && in_array($part[0] ?? null,
-                    ['returns', 'throws', 'never', 'yioop', 'deliberate', 'hangs', 'bug', 'declines'], true)) {
+                    ['returns', 'throws', 'never', 'yioop', 'deliberate', 'hangs', 'bug', 'declines', 'calls'], true)) {
                 $expect[$i] = self::complete($fn, $args, $part);
             }
         }
@@ -530,7 +535,7 @@ final class BadInputTest extends TestCase
             if ($expect[0] === 'declines' && $expect[1][0] === 'unrecorded') {
                 continue;
             }
-            $expected = in_array($expect[0], ['yioop', 'bug', 'declines'], true) ? $expect[1] : null;
+            $expected = in_array($expect[0], ['yioop', 'bug', 'declines', 'calls'], true) ? $expect[1] : null;
             if ($expected !== null) {
                 $this->assertSame(self::describe($expected, $expected), self::describe($yioop, $expected),
                     "$where: Yioop's outcome is not the recorded one");
@@ -546,10 +551,12 @@ final class BadInputTest extends TestCase
     }
 
     /**
-     * The cases where the native declines (B4-B10 fixed): through a copy of
-     * YIOOP_DIR switched by php/yioop-integrate.php, with this extension,
-     * Yioop's namespaced function gives Yioop's recorded outcome (its PHP
-     * kept beside the forwarder runs), by-reference arguments included.
+     * The cases where the native declines (B4-B10 fixed) or calls Yioop's
+     * PHP (B6): through a copy of YIOOP_DIR switched by
+     * php/yioop-integrate.php, with this extension, Yioop's namespaced
+     * function gives Yioop's recorded outcome (its PHP kept beside the
+     * forwarder, or in the else branch of its guard, runs), by-reference
+     * arguments included.
      *
      * @group live
      */
@@ -565,7 +572,7 @@ final class BadInputTest extends TestCase
         $cases = [];
         foreach (BadInputTable::cases() as $where => [$fn, $args, $expect]) {
             $expect = self::complete($fn, $args, self::forFormat($expect, $format));
-            if ($expect[0] === 'declines' && $expect[1][0] !== 'unrecorded') {
+            if (($expect[0] === 'declines' && $expect[1][0] !== 'unrecorded') || $expect[0] === 'calls') {
                 $cases[] = [$where, $fn, $args, $expect[1]];
             }
         }
@@ -589,6 +596,88 @@ final class BadInputTest extends TestCase
             }
         } finally {
             exec('rm -rf ' . escapeshellarg($copy));
+        }
+    }
+
+    /**
+     * Without YIOOP_DIR: in a child php with this extension, a stand-in
+     * seekquarry\yioop\library\yioop_codec_php_encodeQueueWeightInfo (as a
+     * switched tree declares it) is called by the native, global and
+     * namespaced, with the same arguments and its result returned, on every
+     * B6 case ("callsYioop"), and on none of the other recorded
+     * encodeQueueWeightInfo cases; before it is declared, the native gives
+     * the recorded outcome alone.
+     */
+    public function testKeptYioopPhpCalledOnB6Inputs(): void
+    {
+        $cases = [];
+        foreach (BadInputTable::cases(['encodeQueueWeightInfo']) as $where => [$fn, $args, $expect]) {
+            $cases[] = [$where, $args, self::complete($fn, $args, self::forFormat($expect, Vectors::format()))];
+        }
+        $cases[] = ['plain ints', [3, 2, 'ad'], ['yioop', ['returns', (3 << 8) + 253, []]]];
+        $calls = array_filter($cases, static fn (array $case): bool => $case[2][0] === 'calls');
+        $this->assertNotEmpty($calls, 'no callsYioop cases in the table');
+        $script = '<?php
+            namespace seekquarry\yioop\library;
+            function run(string $name, array $args): array {
+                $GLOBALS["kept"] = [];
+                try {
+                    $outcome = ["returns", @$name(...$args), $args];
+                } catch (\Throwable $e) {
+                    $outcome = ["throws", get_class($e), $e->getMessage()];
+                }
+                return [$outcome, $GLOBALS["kept"]];
+            }
+            $results = [];
+            $cases = unserialize(file_get_contents($argv[1]));
+            foreach ($cases as $args) {
+                $results[] = [run("encodeQueueWeightInfo", $args)];
+            }
+            if (true) { // declared here, after the calls above
+                function yioop_codec_php_encodeQueueWeightInfo($weight, $depth, $crawl_order) {
+                    $GLOBALS["kept"][] = [$weight, $depth, $crawl_order];
+                    return "stand-in";
+                }
+            }
+            foreach ($cases as $i => $args) {
+                $results[$i][] = run("encodeQueueWeightInfo", $args);
+                $results[$i][] = run(__NAMESPACE__ . chr(92) . "encodeQueueWeightInfo", $args);
+            }
+            file_put_contents($argv[2], serialize($results));';
+        $dir = sys_get_temp_dir() . '/yioop-bad-kept-' . getmypid();
+        $this->assertTrue(is_dir($dir) || mkdir($dir, 0700, true), "cannot create $dir");
+        try {
+            file_put_contents("$dir/run.php", $script);
+            file_put_contents("$dir/in", serialize(array_map(fn ($c) => $c[1], $cases)));
+            $command = implode(' ', array_map('escapeshellarg', array_merge([PHP_BINARY, '-n'],
+                self::extensionFlags(), ["$dir/run.php", "$dir/in", "$dir/out"])));
+            exec("$command 2>&1", $output, $status);
+            $this->assertSame(0, $status, implode("\n", $output));
+            $results = unserialize(file_get_contents("$dir/out"));
+        } finally {
+            exec('rm -rf ' . escapeshellarg($dir));
+        }
+        $this->assertCount(count($cases), $results);
+        foreach ($cases as $i => [$where, $args, $expect]) {
+            [[$alone, $none], $global, $namespaced] = $results[$i];
+            $this->assertSame([], $none, "$where: called before it was declared");
+            $recorded = $expect[0] === 'calls' ? $expect[3] : $expect[1];
+            if ($expect[0] !== 'deliberate') {
+                $this->assertSame(self::describe($recorded, $recorded), self::describe($alone, $recorded),
+                    "$where: the native alone");
+            }
+            foreach (['global' => $global, 'namespaced' => $namespaced] as $which => [$outcome, $kept]) {
+                if ($expect[0] === 'calls') {
+                    $this->assertSame(['returns', 'stand-in'], array_slice($outcome, 0, 2),
+                        "$where ($which): the kept PHP's result");
+                    $this->assertSame(serialize([$args]), serialize($kept),
+                        "$where ($which): the kept PHP called once, with the same arguments");
+                } else {
+                    $this->assertSame([], $kept, "$where ($which): the kept PHP called on an input the native takes");
+                    $this->assertSame(self::describe($alone, $alone), self::describe($outcome, $alone),
+                        "$where ($which): not the native's outcome");
+                }
+            }
         }
     }
 

@@ -75,6 +75,10 @@ final class BadInputTable
             'deliberate' => ['deliberate', $outcome, self::string($json->why ?? null)],
             'yioopNeverReturns' => ['hangs', $outcome],
             'declinesToYioop' => ['declines', $outcome, self::string($json->bug ?? null)],
+            // the native calls Yioop's PHP kept in a switched tree (B6); alone
+            // (no such function declared), it gives the outcome in "alone"
+            'callsYioop' => ['calls', $outcome, self::string($json->bug ?? null),
+                self::outcome($json->alone ?? throw new \UnexpectedValueException('callsYioop without alone'))],
             'knownBug' => ['bug', $outcome, self::string($json->bug ?? null), self::outcome($json->now)],
             default => throw new \UnexpectedValueException('unknown kind ' . json_encode($json)),
         };

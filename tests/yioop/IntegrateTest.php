@@ -631,15 +631,34 @@ final class IntegrateTest extends TestCase
     }
 
     /**
+     * Utility.php as the tool wrote it before it kept Yioop's
+     * encodeQueueWeightInfo in an else branch of Yioop's guard: the
+     * current edit with that branch taken out again.
+     */
+    private static function withoutKept(string $edited, int $expected):
+        string
+    {
+        $older = preg_replace("~ else \\{ /\\* yioop-codec:kept "
+            . "encodeQueueWeightInfo \\*/\n.*?\n\\} /\\* yioop-codec:end kept "
+            . "encodeQueueWeightInfo \\*/~s", "", $edited, -1, $branches);
+        self::assertSame($expected, $branches);
+        self::assertStringNotContainsString(
+            'yioop_codec_php_encodeQueueWeightInfo', $older);
+        return $older;
+    }
+
+    /**
      * Utility.php as the tool wrote it before the PHP fallback: forwarders
      * only. Made from the current edit by taking the fallbacks out again.
      */
-    private static function legacyEdit(string $edited): string
+    private static function legacyEdit(string $edited, string $line):
+        string
     {
         $legacy = preg_replace("~(// with the extension: forwarder to the "
             . "native global function); where it declines \\(returns null\\),"
             . "\n// Yioop's PHP version, kept below as \\w+\n~", "\$1\n",
-            $edited, -1, $comments);
+            self::withoutKept($edited, $line === '2019' ? 1 : 0), -1,
+            $comments);
         $legacy = preg_replace("~\n        \\?\\? yioop_codec_php_\\w+\\("
             . "[^)]*\\);~", ";", $legacy, -1, $calls);
         $legacy = preg_replace("~(\n\\}\n)function yioop_codec_php_\\w+.*?"
@@ -653,9 +672,10 @@ final class IntegrateTest extends TestCase
     }
 
     /**
-     * A tree switched by the older tool (forwarders without fallback):
-     * --check says so, --revert gives the original bytes, and a re-run
-     * switches it again to the current shape, keeping the original backup.
+     * Trees switched by the older tools (without the kept
+     * encodeQueueWeightInfo; forwarders without fallback): --check says
+     * so, --revert gives the original bytes, and a re-run switches it
+     * again to the current shape, keeping the original backup.
      *
      * @dataProvider lines
      */
@@ -669,29 +689,125 @@ final class IntegrateTest extends TestCase
         [$status, $out] = self::tool($root);
         $this->assertSame(0, $status, $out);
         $current = file_get_contents($path);
-        $legacy = self::legacyEdit($current);
-        $this->assertNotSame($current, $legacy);
+        $shapes = [self::legacyEdit($current, $line)];
+        if ($line === '2019') { // the 2015 line has no queue functions
+            array_unshift($shapes, self::withoutKept($current, 1));
+        }
+        foreach ($shapes as $legacy) {
+            $this->assertNotSame($current, $legacy);
+            file_put_contents($path . '.yioop-codec.bak', $original);
 
-        // without a backup: revert from the markers alone
-        file_put_contents($path, $legacy);
-        unlink($path . '.yioop-codec.bak');
-        [$status, $out] = self::tool($root, ['--check'], self::bareFlags());
+            // without a backup: revert from the markers alone
+            file_put_contents($path, $legacy);
+            unlink($path . '.yioop-codec.bak');
+            [$status, $out] = self::tool($root, ['--check'], self::bareFlags());
+            $this->assertSame(0, $status, $out);
+            $this->assertStringContainsString('integrated by an older '
+                . 'yioop-integrate.php', $out);
+            $this->assertSame($legacy, file_get_contents($path));
+            [$status, $out] = self::tool($root, ['--revert']);
+            $this->assertSame(0, $status, $out);
+            $this->assertSame($original, file_get_contents($path));
+
+            // re-run on the older shape: switched again, backup is Yioop's
+            file_put_contents($path, $legacy);
+            [$status, $out] = self::tool($root);
+            $this->assertSame(0, $status, $out);
+            $this->assertStringContainsString('older yioop-integrate.php', $out);
+            $this->assertSame($current, file_get_contents($path));
+            $this->assertSame($original,
+                file_get_contents($path . '.yioop-codec.bak'));
+            $this->assertLints($path);
+            [$status, $out] = self::tool($root);
+            $this->assertStringContainsString('Already integrated', $out);
+            [$status, $out] = self::tool($root, ['--revert']);
+            $this->assertSame(0, $status, $out);
+            $this->assertSame($original, file_get_contents($path));
+        }
+    }
+
+    /**
+     * Yioop's guard gets an else branch keeping its encodeQueueWeightInfo
+     * as yioop_codec_php_encodeQueueWeightInfo: declared only with the
+     * extension, reached by the native on B6 inputs (floats, arrays,
+     * non-numeric strings) and not on ints; --revert gives the original.
+     */
+    public function testGuardKeepsYioopsEncodeQueueWeightInfo(): void
+    {
+        $original = self::utility('2019');
+        $root = $this->tree($original);
+        $path = self::utilityPath($root);
+        [$status, $out] = self::tool($root);
         $this->assertSame(0, $status, $out);
-        $this->assertStringContainsString('integrated by an older '
-            . 'yioop-integrate.php', $out);
-        $this->assertSame($legacy, file_get_contents($path));
+        $edited = file_get_contents($path);
+        $this->assertStringContainsString("    return \"php:unpackInt\";\n}"
+            . "\n} else { /* yioop-codec:kept encodeQueueWeightInfo */\n",
+            $edited);
+        $this->assertStringContainsString("function yioop_codec_php_"
+            . "encodeQueueWeightInfo(\$weight, \$depth, \$crawl_order)\n{\n"
+            . "    return \"php:encodeQueueWeightInfo\";\n}\n"
+            . "} /* yioop-codec:end kept encodeQueueWeightInfo */"
+            . "// end extension_loaded check\n", $edited);
+        $this->assertSame(1, substr_count($edited, 'function yioop_codec_php_'
+            . 'encodeQueueWeightInfo('));
+        $this->assertLints($path);
+        $script = '<?php
+            namespace seekquarry\yioop\library;
+            require $argv[1];
+            $kept = function_exists(__NAMESPACE__
+                . "\\yioop_codec_php_encodeQueueWeightInfo");
+            echo json_encode(extension_loaded("yioop") ? [$kept,
+                encodeQueueWeightInfo(1.5, 2, "ad"),
+                encodeQueueWeightInfo(3, [1], "ad"),
+                \encodeQueueWeightInfo("abc", 2, "ad"),
+                encodeQueueWeightInfo(3, 2, "ad"),
+                encodeQueueWeightInfo("3", "2", "ad")]
+                : [$kept, encodeQueueWeightInfo(1.5, 2, "ad")]);';
+        $file = $this->tempDir() . '/kept.php';
+        file_put_contents($file, $script);
+        [$status, $out, $err] = self::php(['-n', $file, $path]);
+        $this->assertSame(0, $status, $out . $err);
+        $this->assertSame(json_encode([false, 'php:encodeQueueWeightInfo']),
+            trim($out), $err);
+        $flags = self::extensionFlags();
+        if ($flags !== null) {
+            [$status, $out, $err] = self::php(array_merge($flags,
+                [$file, $path]));
+            $this->assertSame(0, $status, $out . $err);
+            $php = 'php:encodeQueueWeightInfo';
+            $this->assertSame(json_encode([true, $php, $php, $php,
+                (3 << 8) + 253, (3 << 8) + 253]), trim($out), $err);
+        }
         [$status, $out] = self::tool($root, ['--revert']);
         $this->assertSame(0, $status, $out);
         $this->assertSame($original, file_get_contents($path));
+    }
 
-        // re-run on the older shape: switched again, backup is Yioop's
-        file_put_contents($path, $legacy);
+    /**
+     * An encodeQueueWeightInfo declared outside a guard is wrapped, and
+     * the wrapper's else branch keeps Yioop's PHP version for the native.
+     */
+    public function testEncodeQueueWeightInfoOutsideGuardIsKept(): void
+    {
+        $original = self::utility('2015', ['extra' => "function "
+            . "encodeQueueWeightInfo(\$weight, \$depth, \$crawl_order)\n{\n"
+            . "    return \"php:encodeQueueWeightInfo\";\n}\n"]);
+        $root = $this->tree($original);
+        $path = self::utilityPath($root);
         [$status, $out] = self::tool($root);
         $this->assertSame(0, $status, $out);
-        $this->assertStringContainsString('older yioop-integrate.php', $out);
-        $this->assertSame($current, file_get_contents($path));
-        $this->assertSame($original,
-            file_get_contents($path . '.yioop-codec.bak'));
+        $edited = file_get_contents($path);
+        $this->assertStringContainsString("yioop-codec:begin "
+            . "encodeQueueWeightInfo\n", $edited);
+        $this->assertStringContainsString("} else { /* yioop-codec:native "
+            . "encodeQueueWeightInfo */\n// with the extension: Yioop's PHP "
+            . "version, kept as yioop_codec_php_encodeQueueWeightInfo\n",
+            $edited);
+        $this->assertStringContainsString("function yioop_codec_php_"
+            . "encodeQueueWeightInfo(\$weight, \$depth, \$crawl_order)\n{\n"
+            . "    return \"php:encodeQueueWeightInfo\";\n}\n"
+            . "} /* yioop-codec:end encodeQueueWeightInfo */", $edited);
+        $this->assertStringNotContainsString('yioop-codec:kept', $edited);
         $this->assertLints($path);
         [$status, $out] = self::tool($root);
         $this->assertStringContainsString('Already integrated', $out);

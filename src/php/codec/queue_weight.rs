@@ -3,8 +3,10 @@
 
 use super::args::*;
 use crate::php::runtime::convert::{
-    int_operand, Fallible,
+    int_operand, numeric_value, Fallible,
 };
+use crate::php::runtime::engine::{call_function, function_exists};
+use crate::php_semantics::num::Num;
 use crate::php::runtime::function::{Handler, Param, Signature};
 use crate::php::runtime::zval::long_zval;
 use crate::codec::queue_weight;
@@ -40,8 +42,37 @@ pub(super) fn encode_queue_weight_info(weight: &Zval, depth: &Zval, crawl_order:
     if !is_page_importance(crawl_order) {
         return Ok(depth.dereference().shallow_clone());
     }
+    if let (Some(weight), Some(depth)) = (weight.dereference().long(), depth.dereference().long()) {
+        return Ok(long_zval(queue_weight::encode(weight, depth)));
+    }
+    if (yioop_compares(weight) || yioop_compares(depth)) && function_exists(YIOOP_ENCODE_QUEUE_WEIGHT_INFO) {
+        // B6: Yioop's min()/max() compare these rather than convert them;
+        // its own PHP, kept by yioop-integrate.php in the switched tree,
+        // gives its result (or its exception, left pending).
+        let mut args = [weight.dereference().shallow_clone(), depth.dereference().shallow_clone(), crawl_order.dereference().shallow_clone()];
+        return Ok(call_function(YIOOP_ENCODE_QUEUE_WEIGHT_INFO, &mut args).unwrap_or_else(Zval::new));
+    }
     let weight = int_operand(weight, "<<")?;
     Ok(long_zval(queue_weight::encode(weight, int_operand(depth, "-")?)))
+}
+
+/// Where php/yioop-integrate.php keeps Yioop's PHP `encodeQueueWeightInfo`
+/// in a switched tree (the else branch of Yioop's extension guard), as the
+/// function table keys it: lower case, fully qualified.
+const YIOOP_ENCODE_QUEUE_WEIGHT_INFO: &str = "seekquarry\\yioop\\library\\yioop_codec_php_encodequeueweightinfo";
+
+/// Whether Yioop's `encodeQueueWeightInfo` keeps `value` as it is for
+/// `min()`/`max()` to compare, where the native converts it (B6): floats
+/// (NAN and INF too), arrays, and strings that are not integral numeric
+/// ones. Ints, null, bools and integral numeric strings come out of
+/// Yioop's comparisons as the ints the native computes with.
+fn yioop_compares(value: &Zval) -> bool {
+    let value = value.dereference();
+    match value.get_type() {
+        DataType::Double | DataType::Array => true,
+        DataType::String => !matches!(value.zend_str().map(|s| numeric_value(s.as_bytes())), Some(Some(Num::Int(_)))),
+        _ => false,
+    }
 }
 
 php_function!(ADJUST_WEIGHT_CALLBACK, adjust_weight_callback_handler, "adjustWeightCallback", [Param::Value("weight_info"), Param::Value("adjustment")], DataType::Long, |args| {

@@ -18,6 +18,16 @@ pub fn constant(full: &str) -> Option<&'static Zval> {
     unsafe { found.cast::<Zval>().as_ref() }.map(Zval::dereference)
 }
 
+/// Whether PHP's function table holds `lowercase_name` (a function's
+/// fully qualified name, lower case, without a leading backslash): one
+/// hash lookup, no autoloading, no call.
+pub fn function_exists(lowercase_name: &str) -> bool {
+    unsafe {
+        let table = ext_php_rs::ffi::executor_globals.function_table;
+        !table.is_null() && !ext_php_rs::ffi::zend_hash_str_find(table, lowercase_name.as_ptr().cast(), lowercase_name.len()).is_null()
+    }
+}
+
 /// Calls PHP's function `name` (`Class::method` for a static method);
 /// None where it could not be called or threw.
 pub fn call_function(name: &str, args: &mut [Zval]) -> Option<Zval> {
