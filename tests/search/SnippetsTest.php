@@ -130,7 +130,9 @@ class SnippetsTest extends TestCase
      */
     public function testLimitsAreReadAsPhpHandsThemToPcre(): void
     {
-        $recorded = json_decode(gzdecode(file_get_contents(__DIR__ . '/../fixtures/snippets/limits.json.gz')), true);
+        // PCRE counts steps otherwise without its JIT: Yioop recorded both ways
+        $file = 'limits' . (ini_get('pcre.jit') ? '' : '-nojit') . '.json.gz';
+        $recorded = json_decode(gzdecode(file_get_contents(__DIR__ . "/../fixtures/snippets/$file")), true);
         $inputs = yioop_codec_snippet_fuzz_inputs($recorded['count']);
         $saved = [ini_get('pcre.backtrack_limit'), ini_get('pcre.recursion_limit')];
         try {

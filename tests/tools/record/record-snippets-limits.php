@@ -6,8 +6,11 @@
  * reads otherwise than as the number they spell: PHP hands PCRE the value
  * truncated to 32 bits, so "4294967316" is a limit of 20. For
  * tests/search/SnippetsTest.php (testLimitsAreReadAsPhpHandsThemToPcre).
+ * PCRE counts its steps otherwise without its JIT, so with pcre.jit=0 the
+ * results go to limits-nojit.json.gz.
  *
  *   YIOOP_DIR=... php tests/tools/record/record-snippets-limits.php
+ *   YIOOP_DIR=... php -d pcre.jit=0 tests/tools/record/record-snippets-limits.php
  */
 $yioop = getenv("YIOOP_DIR") ?: "/work/yioop-2021";
 require_once "$yioop/src/library/CrawlConstants.php";
@@ -35,6 +38,7 @@ foreach ([["4294967316", "3000"], ["1000000", "8589934642"], ["1000000", "3000"]
     $out["settings"][] = ["backtrack_limit" => $backtrack, "recursion_limit" => $recursion,
         "results" => $results];
 }
-$file = __DIR__ . "/../../fixtures/snippets/limits.json.gz";
+$file = __DIR__ . "/../../fixtures/snippets/limits" . (ini_get("pcre.jit") ? "" : "-nojit")
+    . ".json.gz";
 file_put_contents($file, gzencode(json_encode($out), 9));
 printf("%d settings x %d calls, %d bytes\n", count($out["settings"]), $out["count"], filesize($file));
