@@ -239,6 +239,21 @@ final class IntegrateTest extends TestCase
     }
 
     /** php -l in a bare child. */
+    /**
+     * A switched $path lints, a second run leaves it ("Already
+     * integrated"), and --revert gives $original back byte for byte.
+     */
+    private function assertSwitchedStaysAndReverts(string $root, string $path,
+        string $original): void
+    {
+        $this->assertLints($path);
+        [$status, $out] = self::tool($root);
+        $this->assertStringContainsString('Already integrated', $out);
+        [$status, $out] = self::tool($root, ['--revert']);
+        $this->assertSame(0, $status, $out);
+        $this->assertSame($original, file_get_contents($path));
+    }
+
     private function assertLints(string $path): void
     {
         [$status, $out, $err] = self::php(['-n', '-l', $path]);
@@ -717,12 +732,7 @@ final class IntegrateTest extends TestCase
             $this->assertSame($current, file_get_contents($path));
             $this->assertSame($original,
                 file_get_contents($path . '.yioop-codec.bak'));
-            $this->assertLints($path);
-            [$status, $out] = self::tool($root);
-            $this->assertStringContainsString('Already integrated', $out);
-            [$status, $out] = self::tool($root, ['--revert']);
-            $this->assertSame(0, $status, $out);
-            $this->assertSame($original, file_get_contents($path));
+            $this->assertSwitchedStaysAndReverts($root, $path, $original);
         }
     }
 
@@ -808,12 +818,7 @@ final class IntegrateTest extends TestCase
             . "    return \"php:encodeQueueWeightInfo\";\n}\n"
             . "} /* yioop-codec:end encodeQueueWeightInfo */", $edited);
         $this->assertStringNotContainsString('yioop-codec:kept', $edited);
-        $this->assertLints($path);
-        [$status, $out] = self::tool($root);
-        $this->assertStringContainsString('Already integrated', $out);
-        [$status, $out] = self::tool($root, ['--revert']);
-        $this->assertSame(0, $status, $out);
-        $this->assertSame($original, file_get_contents($path));
+        $this->assertSwitchedStaysAndReverts($root, $path, $original);
     }
 
     /**
