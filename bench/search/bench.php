@@ -163,8 +163,7 @@ function askAll(SearchPages $pages, array $queries, int $passes, array &$timings
     for ($pass = 0; $pass < $passes; $pass++) {
         foreach ($queries as $i => [$query, $per_page, $first, $class]) {
             $args = [$query, (string)$per_page, (string)$first];
-            $turn = ($pass + $i) % count($names);
-            foreach ([...array_slice($names, $turn), ...array_slice($names, 0, $turn)] as $name) {
+            foreach (inTurn($names, $pass + $i) as $name) {
                 $answer = $pages->page($name, $args);
                 if ($pass > 0) {
                     $timings[$name][$class][] = $pages->last_seconds;
@@ -240,6 +239,13 @@ function printTimings(array $timings, array $queries, array $wall_rps = [],
             echo "\n";
         }
     }
+}
+
+/** $names starting at the $turn-th (modulo their count), so that none is always first. */
+function inTurn(array $names, int $turn): array
+{
+    $turn %= count($names);
+    return [...array_slice($names, $turn), ...array_slice($names, 0, $turn)];
 }
 
 function latencyStats(array $seconds): array

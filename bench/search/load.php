@@ -53,8 +53,7 @@ function loadPhase(SearchPages $pages, array $queries, array $names, int $client
         $n = min(LOAD_BLOCK, $requests - $done);
         // the same queries for every configuration in a block, in query order rotated
         $picks = array_map(fn($i) => ($block * LOAD_BLOCK + $i) % count($queries), range(0, $n - 1));
-        $turn = $block % count($names);
-        foreach ([...array_slice($names, $turn), ...array_slice($names, 0, $turn)] as $name) {
+        foreach (inTurn($names, $block) as $name) {
             [$seconds, $wall] = concurrentPages($pages->url($name), $paths, $picks, $clients);
             foreach ($seconds as $k => $s) {
                 $load[$name]["seconds"][$queries[$picks[$k]][3]][] = $s;
@@ -126,8 +125,7 @@ function coldPass(SearchPages $pages, array $queries, array $names): ?array
     }
     $cold = [];
     foreach ($queries as $i => [$query, , $first, $class]) {
-        $turn = $i % count($names);
-        foreach ([...array_slice($names, $turn), ...array_slice($names, 0, $turn)] as $name) {
+        foreach (inTurn($names, $i) as $name) {
             $start = microtime(true);
             [$status] = http($pages->url($name) . ltrim(searchPath($query, (string)$first), "/"));
             if ($status != 200) {
