@@ -47,6 +47,10 @@
  * - yioop.compress_threads: threads that compress the records of one
  *   WebArchive::addObjects: 1 (default: this thread only), a count up to
  *   64, or "auto" (the available cores, at most 4).
+ * - yioop.summary_cache_size: bytes of summary records (compressed and
+ *   inflated) one process keeps, so that a record getObjects reads alone
+ *   again is not inflated again ("16M" default; php.ini's K, M and G; 0
+ *   keeps none).
  */
 
 namespace {
@@ -467,6 +471,17 @@ namespace yioop_codec\archive {
      * checks, so deflate data zlib rejects is declined).
      */
     function getObjects(object $archive, mixed $offset, mixed $num, mixed $next_flag, mixed $fh, mixed $max_size): ?array {}
+
+    /**
+     * Not a Yioop method: what this process's summary cache
+     * (yioop.summary_cache_size) did since the process started. A read of
+     * one record (WebArchiveBundle::getPage's) keeps the record and its
+     * inflated text, and a later read that finds the same bytes at that
+     * offset uses the text kept: hits, misses (records inflated),
+     * turnovers (the newer half filled and the older was dropped),
+     * held_bytes and limit_bytes. For operators sizing the cache.
+     */
+    function summaryCacheStats(): array {}
 
     /**
      * WebArchive::addObjects with Yioop's GzipCompressor, for a WebArchive

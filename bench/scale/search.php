@@ -5,7 +5,7 @@
  *   YIOOP_DIR=/path/to/yioop-2021 php bench/scale/search.php --pages=N
  *       [--per-generation=M] [--data=/var/tmp/yioop-scale] [--seed=1]
  *       [--rounds=3] [--so=PATH] [--identity-only] [--keep] [--profile]
- *       [--clients=4 [--load-requests=10000]] [--cold]
+ *       [--clients=4 [--load-requests=10000]] [--cold] [--classes=frequent,mid]
  *
  * 1. Site: YIOOP_DIR installed as its installer does (stock-setup.php) in
  *    DATA/site-N-gM, the kept index DATA/N-gM/yioop-off/IndexData* copied
@@ -41,13 +41,14 @@ const CRAWL_TIME = "1700000000"; // bench/crawl/worker.php's crawl
 const PER_CLASS = 12;
 
 $options = getopt("", ["pages:", "per-generation:", "data:", "seed:", "rounds:", "so:",
-    "identity-only", "keep", "profile", "clients:", "load-requests:", "cold"]);
+    "identity-only", "keep", "profile", "clients:", "load-requests:", "cold", "classes:"]);
 $yioop = rtrim((string)getenv("YIOOP_DIR"), "/");
 $pages = (int)($options["pages"] ?? 0);
 if ($pages <= 0 || !is_file("$yioop/src/executables/QueueServer.php")) {
     fwrite(STDERR, "usage: YIOOP_DIR=<Yioop 2021 tree> php bench/scale/search.php --pages=N "
         . "[--per-generation=M] [--data=DIR] [--seed=S] [--rounds=R] [--so=PATH] "
-        . "[--identity-only] [--keep] [--profile] [--clients=C [--load-requests=R]] [--cold]\n");
+        . "[--identity-only] [--keep] [--profile] [--clients=C [--load-requests=R]] [--cold] "
+        . "[--classes=C1,C2]\n");
     exit(2);
 }
 $data = rtrim($options["data"] ?? "/var/tmp/yioop-scale", "/");
@@ -58,6 +59,10 @@ $so = $options["so"] ?? (getenv("YIOOP_CODEC_SO") ?: dirname(__DIR__, 2)
 try {
     $site = site($yioop, $data, "$pages-$generation");
     $queries = scaleQueries(indexedWords($data, $pages, $seed), $pages, $seed);
+    if (isset($options["classes"])) { // the same draw, fewer classes (to profile one)
+        $classes = explode(",", $options["classes"]);
+        $queries = array_values(array_filter($queries, fn($q) => in_array($q[3], $classes, true)));
+    }
     exit(benchSearchPages($site, json_decode((string)file_get_contents("$site/crawl.json"), true),
         $so, ["quick" => false, "identity_only" => isset($options["identity-only"]),
         "rounds" => (int)($options["rounds"] ?? 3), "profile" => isset($options["profile"]),

@@ -52,7 +52,7 @@ function benchIn(string $tmp, string $dir, array $crawl, string $so, array $opti
             // app/locale (the en_US Tokenizer Yioop loads)
             $own_work = ownWorkDirectory($tree, "$dir/work", $plain);
             $format = switchOver($tree, $plain);
-            $ini += ["extension" => $so, "yioop.format" => $format];
+            $ini += ["extension" => $so, "yioop.format" => $format] + extensionIni();
         }
         $pool = ["php_admin_value[auto_prepend_file] = " . __DIR__
             . ($options["profile"] ? "/profile.php" : "/quiet.php"),
@@ -255,4 +255,19 @@ function latencyStats(array $seconds): array
     $at = fn(float $q) => $n ? $seconds[min($n - 1, (int)ceil($q * $n) - 1)] : NAN;
     return ["p50" => $at(0.5), "p95" => $at(0.95), "n" => $n,
         "rps" => $n ? $n / array_sum($seconds) : NAN];
+}
+
+/**
+ * More INI settings for the switched pools, from env YIOOP_CODEC_INI
+ * ("yioop.summary_cache_size=64M yioop.block_cache_size=32M"): to compare
+ * the extension's settings on one site.
+ */
+function extensionIni(): array
+{
+    $ini = [];
+    foreach (preg_split('/\s+/', trim((string)getenv("YIOOP_CODEC_INI")), -1, PREG_SPLIT_NO_EMPTY) as $pair) {
+        [$name, $value] = explode("=", $pair, 2) + [1 => ""];
+        $ini[$name] = $value;
+    }
+    return $ini;
 }

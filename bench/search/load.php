@@ -162,7 +162,7 @@ function printLoad(array $load, array $queries, int $clients): void
 function printBlockCache(SearchPages $pages, array $names): void
 {
     foreach ($names as $name) {
-        $stats = $pages->blockCache($name, 4 * FPM_CHILDREN);
+        $stats = $pages->cacheStats($name, "block_cache", 4 * FPM_CHILDREN);
         if ($stats === null) {
             continue;
         }
@@ -172,5 +172,13 @@ function printBlockCache(SearchPages $pages, array $names): void
             $stats["hits"], $stats["misses"], $reads ? 100 * $stats["hits"] / $reads : 0,
             $stats["start_overs"], $stats["version_resets"], $stats["held_bytes"] / 1048576,
             $stats["limit_bytes"] / max(1, $stats["workers"]) / 1048576);
+        $stats = $pages->cacheStats($name, "summary_cache", 4 * FPM_CHILDREN);
+        if ($stats !== null) {
+            $reads = $stats["hits"] + $stats["misses"];
+            printf("summary cache %-12s %d workers: %d hits, %d misses (hit rate %.1f%%), %d turnovers,"
+                . " %.1f MB held of %.0f MB each\n", $name, $stats["workers"], $stats["hits"],
+                $stats["misses"], $reads ? 100 * $stats["hits"] / $reads : 0, $stats["turnovers"],
+                $stats["held_bytes"] / 1048576, $stats["limit_bytes"] / max(1, $stats["workers"]) / 1048576);
+        }
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::php::settings;
 use crate::codec::backend::{self, Dispatch, Mode};
+use crate::index::archive::record_cache;
 use crate::index::shard::shared;
 use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_row, info_table_start};
@@ -17,6 +18,7 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
     info_table_row!("OpenCL prefix-sum min length (yioop.opencl_prefix_min_length)", current.dispatch.prefix_min_length.to_string());
     info_table_row!("OpenCL probe time limit (yioop.opencl_probe_timeout)", format!("{} s", settings::probe_timeout().as_secs()));
     block_cache_rows(current.block_cache_bytes);
+    summary_cache_rows(current.summary_cache_bytes);
     info_table_row!("Record compression threads (yioop.compress_threads)", settings::compress_threads().to_string());
     info_table_row!("Record compression zlib", crate::index::archive::deflate::zlib_version());
     opencl_rows(&current.dispatch);
@@ -30,6 +32,16 @@ fn block_cache_rows(limit: usize) {
     info_table_row!(
         "Block cache in this process",
         format!("{} KiB held, {} hits, {} misses, {} start-overs", shared::cache_size().0 >> 10, stats.hits, stats.misses, stats.start_overs)
+    );
+}
+
+/// The summary record cache's size and what it did in this process.
+fn summary_cache_rows(limit: usize) {
+    let stats = record_cache::cache_stats();
+    info_table_row!("Summary cache per process (yioop.summary_cache_size)", format!("{} KiB", limit >> 10));
+    info_table_row!(
+        "Summary cache in this process",
+        format!("{} KiB held, {} hits, {} misses, {} turnovers", record_cache::cache_size().0 >> 10, stats.hits, stats.misses, stats.turnovers)
     );
 }
 

@@ -20,6 +20,7 @@ pub const OPENCL_PREFIX_MIN_LENGTH: &CStr = c"yioop.opencl_prefix_min_length";
 pub const OPENCL_PROBE_TIMEOUT: &CStr = c"yioop.opencl_probe_timeout";
 pub const BLOCK_CACHE_SIZE: &CStr = c"yioop.block_cache_size";
 pub const COMPRESS_THREADS: &CStr = c"yioop.compress_threads";
+pub const SUMMARY_CACHE_SIZE: &CStr = c"yioop.summary_cache_size";
 
 /// `yioop.compress_threads = auto`: the cores this process may run on,
 /// at most this many (a queue server shares its machine with fetchers).
@@ -30,7 +31,7 @@ const MAX_COMPRESS_THREADS: usize = 64;
 /// Seconds; as `crate::codec::opencl::DEFAULT_PROBE_LIMIT`.
 const DEFAULT_PROBE_TIMEOUT: u64 = 60;
 
-static INI_ENTRIES: IniEntryDefs<8> = IniEntryDefs::new([
+static INI_ENTRIES: IniEntryDefs<9> = IniEntryDefs::new([
     IniEntryDef::new(FORMAT, c"2019", PER_DIR),
     IniEntryDef::new(OPENCL, c"auto", PER_DIR),
     IniEntryDef::new(OPENCL_MIN_LENGTH, crate::codec::backend::DEFAULT_MIN_LENGTH_INI, PER_DIR),
@@ -38,6 +39,7 @@ static INI_ENTRIES: IniEntryDefs<8> = IniEntryDefs::new([
     IniEntryDef::new(OPENCL_PROBE_TIMEOUT, c"60", PER_DIR),
     IniEntryDef::new(BLOCK_CACHE_SIZE, c"64M", PER_DIR),
     IniEntryDef::new(COMPRESS_THREADS, c"1", PER_DIR),
+    IniEntryDef::new(SUMMARY_CACHE_SIZE, c"16M", PER_DIR),
     IniEntryDef::end(),
 ]);
 
@@ -83,6 +85,12 @@ fn block_cache_bytes() -> usize {
     quantity(&ini_value(BLOCK_CACHE_SIZE)).unwrap_or(crate::index::shard::shared::DEFAULT_CACHE_BYTES)
 }
 
+/// `yioop.summary_cache_size`: bytes of inflated summary records a
+/// process keeps.
+fn summary_cache_bytes() -> usize {
+    quantity(&ini_value(SUMMARY_CACHE_SIZE)).unwrap_or(crate::index::archive::record_cache::DEFAULT_CACHE_BYTES)
+}
+
 /// `yioop.compress_threads`: how many threads compress the records of one
 /// `WebArchive::addObjects`: 1 (the default, and for a value not
 /// understood) compresses on this thread only; `auto` is the available
@@ -110,6 +118,7 @@ pub struct Settings {
     pub format: Format,
     pub dispatch: Dispatch,
     pub block_cache_bytes: usize,
+    pub summary_cache_bytes: usize,
 }
 
 impl Settings {
@@ -119,7 +128,7 @@ impl Settings {
         let mode = Mode::parse(&ini_value(OPENCL)).unwrap_or(Mode::Auto);
         let dispatch = Dispatch::new(mode, length_setting(OPENCL_MIN_LENGTH))
             .with_prefix_min_length(length_setting(OPENCL_PREFIX_MIN_LENGTH));
-        Settings { format, dispatch, block_cache_bytes: block_cache_bytes() }
+        Settings { format, dispatch, block_cache_bytes: block_cache_bytes(), summary_cache_bytes: summary_cache_bytes() }
     }
 }
 
@@ -136,6 +145,7 @@ thread_local! {
 pub fn refresh() {
     let settings = Settings::read();
     crate::index::shard::shared::set_cache_limit(settings.block_cache_bytes);
+    crate::index::archive::record_cache::set_cache_limit(settings.summary_cache_bytes);
     CURRENT.with(|c| c.set(Some(settings)));
 }
 
@@ -169,9 +179,11 @@ pub fn startup_problems() -> Vec<String> {
             problems.push(format!("{}: '{value}' is not a count, using the default", name.to_string_lossy()));
         }
     }
-    let cache = ini_value(BLOCK_CACHE_SIZE);
-    if quantity(&cache).is_none() {
-        problems.push(format!("yioop.block_cache_size: '{cache}' is not a size (64M, 512K, 0), using 64M"));
+    for (name, default) in [(BLOCK_CACHE_SIZE, "64M"), (SUMMARY_CACHE_SIZE, "16M")] {
+        let value = ini_value(name);
+        if quantity(&value).is_none() {
+            problems.push(format!("{}: '{value}' is not a size (64M, 512K, 0), using {default}", name.to_string_lossy()));
+        }
     }
     let threads = ini_value(COMPRESS_THREADS);
     if compress_threads_of(&threads).is_none() {

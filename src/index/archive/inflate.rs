@@ -85,6 +85,16 @@ pub fn inflate(record: &[u8]) -> Result<Vec<u8>, Decline> {
     Ok(out)
 }
 
+/// [`inflate`] into a buffer that can be shared (kept by the record
+/// cache, `super::record_cache`) without a copy.
+pub fn inflate_shared(record: &[u8]) -> Result<std::rc::Rc<[u8]>, Decline> {
+    let len = inflated_len(record)?;
+    let mut out = std::rc::Rc::<[u8]>::new_uninit_slice(len);
+    inflate_into(record, std::rc::Rc::get_mut(&mut out).expect("just made"))?;
+    // Written in full by inflate_into.
+    Ok(unsafe { out.assume_init() })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

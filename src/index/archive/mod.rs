@@ -17,6 +17,7 @@
 
 pub mod deflate;
 pub mod inflate;
+pub mod record_cache;
 
 
 use std::fs::File;

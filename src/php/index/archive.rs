@@ -17,7 +17,7 @@ use crate::php::runtime::arrays::{list_of, pair_of};
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::object::Object;
 use crate::php::runtime::zval::{array_zval, long_of, long_zval};
-use crate::index::archive::{self as core, inflate, Decline, Records};
+use crate::index::archive::{self as core, inflate, record_cache, Decline, Record, Records};
 use ext_php_rs::ffi::{zend_call_known_function, zend_fetch_function_str, zend_function, zend_resource, zval};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
@@ -79,8 +79,8 @@ fn get_objects(args: &mut function::Args) -> Result<Zval, Decline> {
     if offset < 0 {
         return Err(Decline); // fseek fails: left to Yioop
     }
-    let Records { records, end } = core::read_records(source.file(), offset, num, limit)?;
-    let inflated = records.iter().map(|r| inflate::inflate(&r.bytes)).collect::<Result<Vec<Vec<u8>>, Decline>>()?;
+    let Records { mut records, end } = core::read_records(source.file(), offset, num, limit)?;
+    let inflated = inflate_records(&mut records, offset)?;
     let mut read = Vec::with_capacity(inflated.len());
     for text in &inflated {
         let value = unserialize::unserialize(text);
@@ -91,9 +91,9 @@ fn get_objects(args: &mut function::Args) -> Result<Zval, Decline> {
     }
     // Nothing declines from here on: unserialize may run PHP code.
     let mut objects = Vec::with_capacity(inflated.len());
-    for ((record, text), value) in records.iter().zip(inflated).zip(read) {
+    for ((record, text), value) in records.iter().zip(&inflated).zip(read) {
         source.reached(record.next);
-        let object = value.unwrap_or_else(|| silent_unserialize(unserialize, bytes_zval(&text)));
+        let object = value.unwrap_or_else(|| silent_unserialize(unserialize, bytes_zval(text)));
         objects.push(pair_of(long_zval(record.next), object));
         if crate::php::runtime::engine::has_exception() {
             return Ok(Zval::new()); // Yioop's getObjects throws it, iterator untouched
@@ -107,6 +107,16 @@ fn get_objects(args: &mut function::Args) -> Result<Zval, Decline> {
     }
     let mut pairs = objects.into_iter().map(Some).collect::<Vec<_>>();
     Ok(array_zval(list_of(pairs.len(), |i| array_zval(pairs[i].take().expect("each pair once")))))
+}
+
+/// The records inflated. A read of one record (`WebArchiveBundle::getPage`,
+/// what searches repeat) goes through the record cache; a read of many
+/// (`nextObjects` while indexing) reads each record once, so it does not.
+fn inflate_records(records: &mut [Record], offset: i64) -> Result<Vec<Rc<[u8]>>, Decline> {
+    if let [record] = records {
+        return Ok(vec![record_cache::inflated(offset, std::mem::take(&mut record.bytes))?]);
+    }
+    records.iter().map(|r| inflate::inflate_shared(&r.bytes)).collect()
 }
 
 /// Whether PHP's `unserialize` of a text the native reader leaves may make
@@ -269,6 +279,17 @@ fn silent_unserialize(function: *mut zend_function, mut text: Zval) -> Zval {
     result
 }
 
+php_function!(CACHE_STATS, cache_stats_handler, "yioop_codec\\archive\\summaryCacheStats", [], DataType::Array, |_args| {
+    let stats = record_cache::cache_stats();
+    let (held, limit) = record_cache::cache_size();
+    let mut out = ext_php_rs::types::ZendHashTable::new();
+    for (key, value) in [("hits", stats.hits), ("misses", stats.misses), ("turnovers", stats.turnovers),
+        ("held_bytes", held as u64), ("limit_bytes", limit as u64)] {
+        let _ = out.insert(key, long_zval(value as i64));
+    }
+    Ok(array_zval(out))
+});
+
 pub fn register(module: ext_php_rs::builders::ModuleBuilder) -> ext_php_rs::builders::ModuleBuilder {
-    function::register(module, &[(&GET_OBJECTS, get_objects_handler)])
+    function::register(module, &[(&GET_OBJECTS, get_objects_handler), (&CACHE_STATS, cache_stats_handler)])
 }

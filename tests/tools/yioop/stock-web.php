@@ -243,19 +243,20 @@ final class SearchPages
     }
 
     /**
-     * The block-cache counts of $name's workers (blockCacheStats()),
-     * summed over the distinct workers $asks probes reached; null without
-     * the extension.
+     * The counts of one of the extension's caches ("block_cache":
+     * blockCacheStats(), "summary_cache": summaryCacheStats()) in $name's
+     * workers, summed over the distinct workers $asks probes reached; null
+     * without the extension.
      */
-    public function blockCache(string $name, int $asks): ?array
+    public function cacheStats(string $name, string $cache, int $asks): ?array
     {
         $by_pid = [];
         for ($i = 0; $i < $asks; $i++) {
             $probe = $this->probe($this->copies[$name]);
-            if ($probe["block_cache"] === null) {
+            if (($probe[$cache] ?? null) === null) {
                 return null;
             }
-            $by_pid[$probe["pid"]] = $probe["block_cache"];
+            $by_pid[$probe["pid"]] = $probe[$cache];
         }
         $sum = ["workers" => count($by_pid)];
         foreach ($by_pid as $stats) {
@@ -427,7 +428,9 @@ echo json_encode(["yioop" => extension_loaded("yioop"), "format" => ini_get("yio
     "opcache" => is_array($opcache) && $opcache["opcache_enabled"],
     "cached" => is_array($opcache) ? $opcache["opcache_statistics"]["num_cached_scripts"] : 0,
     "pid" => getmypid(), "block_cache" => function_exists('yioop_codec\shard\blockCacheStats')
-    ? yioop_codec\shard\blockCacheStats() : null]);
+    ? yioop_codec\shard\blockCacheStats() : null,
+    "summary_cache" => function_exists('yioop_codec\archive\summaryCacheStats')
+    ? yioop_codec\archive\summaryCacheStats() : null]);
 PHP;
 
 /**
