@@ -9,6 +9,7 @@ declare(strict_types=1);
 require_once __DIR__ . '/support/Vectors.php';
 require_once __DIR__ . '/support/BadInputTable.php';
 require_once __DIR__ . '/support/LoadedExtension.php';
+require_once __DIR__ . '/support/SettingProcess.php';
 require_once __DIR__ . '/support/RecordedShard.php';
 
 if (!extension_loaded('yioop') && getenv('YIOOP_HARNESS_ONLY') !== '1') {

@@ -29,18 +29,7 @@ class BlockCacheTest extends TestCase
             . 'ob_start(); phpinfo(INFO_MODULES); $info = ob_get_clean();'
             . 'preg_match("/^Block cache per process.*$/m", $info, $row);'
             . 'echo json_encode([yioop_codec\shard\blockCacheStats(), $row[0] ?? ""]);';
-        $cmd = [PHP_BINARY, '-n', '-d', 'extension=' . LoadedExtension::path(), '-d',
-            "yioop.block_cache_size=$size", '-r', $script];
-        $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
-        $out = stream_get_contents($pipes[1]);
-        $err = stream_get_contents($pipes[2]);
-        proc_close($proc);
-        $lines = explode("\n", rtrim($out));
-        $result = json_decode(array_pop($lines), true);
-        if (!is_array($result)) {
-            throw new \RuntimeException("no stats: $out $err");
-        }
-        return [...$result, implode("\n", $lines)];
+        return SettingProcess::run('yioop.block_cache_size', $size, $script);
     }
 
     public static function sizes(): iterable

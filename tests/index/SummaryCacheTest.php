@@ -41,19 +41,11 @@ class SummaryCacheTest extends TestCase
             . 'ob_start(); phpinfo(INFO_MODULES); $info = ob_get_clean();'
             . 'preg_match("/^Summary cache per process.*$/m", $info, $row);'
             . 'echo json_encode([$result, yioop_codec\archive\summaryCacheStats(), $row[0] ?? ""]);';
-        $cmd = [PHP_BINARY, '-n', '-d', 'extension=' . LoadedExtension::path(), '-d',
-            "yioop.summary_cache_size=$size", '-r', $script];
-        $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
-        $out = stream_get_contents($pipes[1]);
-        $err = stream_get_contents($pipes[2]);
-        proc_close($proc);
-        unlink($file);
-        $lines = explode("\n", rtrim($out));
-        $result = json_decode(array_pop($lines), true);
-        if (!is_array($result)) {
-            throw new \RuntimeException("no result: $out $err");
+        try {
+            return SettingProcess::run('yioop.summary_cache_size', $size, $script);
+        } finally {
+            unlink($file);
         }
-        return [...$result, implode("\n", $lines)];
     }
 
     /** Each summary read alone twice: what the reads gave, as titles. */

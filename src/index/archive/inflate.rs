@@ -96,11 +96,11 @@ pub fn inflate_shared(record: &[u8]) -> Result<std::rc::Rc<[u8]>, Decline> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// A gzip member as gzencode($s, 9) writes it.
-    fn gzencode(s: &[u8]) -> Vec<u8> {
+    pub(crate) fn gzencode(s: &[u8]) -> Vec<u8> {
         let mut c = libdeflater::Compressor::new(libdeflater::CompressionLvl::new(9).unwrap());
         let mut out = vec![0; c.gzip_compress_bound(s.len())];
         let n = c.gzip_compress(s, &mut out).unwrap();

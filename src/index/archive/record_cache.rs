@@ -157,14 +157,7 @@ pub fn set_cache_limit(bytes: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn gzencode(s: &[u8]) -> Vec<u8> {
-        let mut c = libdeflater::Compressor::new(libdeflater::CompressionLvl::new(9).unwrap());
-        let mut out = vec![0; c.gzip_compress_bound(s.len())];
-        let n = c.gzip_compress(s, &mut out).unwrap();
-        out.truncate(n);
-        out
-    }
+    use crate::index::archive::inflate::tests::gzencode;
 
     fn text(n: usize, seed: u8) -> Vec<u8> {
         (0..n).map(|i| b'a' + ((i * 7 + seed as usize) % 26) as u8).collect()
