@@ -479,7 +479,8 @@ namespace yioop_codec\archive {
      * inflated text, and a later read that finds the same bytes at that
      * offset uses the text kept: hits, misses (records inflated),
      * turnovers (the newer half filled and the older was dropped),
-     * held_bytes and limit_bytes. For operators sizing the cache.
+     * entries (records held), held_bytes and limit_bytes. For operators
+     * sizing the cache.
      */
     function summaryCacheStats(): array {}
 

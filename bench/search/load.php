@@ -176,9 +176,11 @@ function printBlockCache(SearchPages $pages, array $names): void
         if ($stats !== null) {
             $reads = $stats["hits"] + $stats["misses"];
             printf("summary cache %-12s %d workers: %d hits, %d misses (hit rate %.1f%%), %d turnovers,"
-                . " %.1f MB held of %.0f MB each\n", $name, $stats["workers"], $stats["hits"],
-                $stats["misses"], $reads ? 100 * $stats["hits"] / $reads : 0, $stats["turnovers"],
-                $stats["held_bytes"] / 1048576, $stats["limit_bytes"] / max(1, $stats["workers"]) / 1048576);
+                . " %d records in %.1f MB (%.1f KB each, compressed and inflated) of %.0f MB each\n",
+                $name, $stats["workers"], $stats["hits"], $stats["misses"],
+                $reads ? 100 * $stats["hits"] / $reads : 0, $stats["turnovers"], $stats["entries"] ?? 0,
+                $stats["held_bytes"] / 1048576, $stats["held_bytes"] / max(1, $stats["entries"] ?? 0) / 1024,
+                $stats["limit_bytes"] / max(1, $stats["workers"]) / 1048576);
         }
     }
 }

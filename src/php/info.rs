@@ -41,7 +41,7 @@ fn summary_cache_rows(limit: usize) {
     info_table_row!("Summary cache per process (yioop.summary_cache_size)", format!("{} KiB", limit >> 10));
     info_table_row!(
         "Summary cache in this process",
-        format!("{} KiB held, {} hits, {} misses, {} turnovers", record_cache::cache_size().0 >> 10, stats.hits, stats.misses, stats.turnovers)
+        format!("{} records in {} KiB, {} hits, {} misses, {} turnovers", record_cache::cache_entries(), record_cache::cache_size().0 >> 10, stats.hits, stats.misses, stats.turnovers)
     );
 }
 

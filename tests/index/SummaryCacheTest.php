@@ -68,6 +68,7 @@ class SummaryCacheTest extends TestCase
         $this->assertSame([$hits, $misses], [$stats['hits'], $stats['misses']]);
         $this->assertSame(['16M' => 16 << 20, '0' => 0][$size], $stats['limit_bytes']);
         $this->assertSame($size === '0', $stats['held_bytes'] === 0);
+        $this->assertSame($size === '0' ? 0 : 3, $stats['entries']);
     }
 
     public function testARecordRewrittenUnderneathIsReadAsItIsNow(): void

@@ -143,6 +143,11 @@ pub fn cache_size() -> (usize, usize) {
     CACHE.with_borrow(|c| (c.newer_bytes + c.older_bytes, c.limit))
 }
 
+/// Records held now.
+pub fn cache_entries() -> usize {
+    CACHE.with_borrow(|c| c.newer.len() + c.older.len())
+}
+
 /// Sets the limit (`yioop.summary_cache_size`); a smaller one than what is
 /// held drops everything held.
 pub fn set_cache_limit(bytes: usize) {
@@ -178,6 +183,7 @@ mod tests {
         assert_eq!(&*first, &text(3000, 1)[..]);
         assert!(Rc::ptr_eq(&first, &second));
         assert_eq!(cache_stats(), CacheStats { hits: 1, misses: 1, turnovers: 0 });
+        assert_eq!(cache_entries(), 1);
     }
 
     #[test]
@@ -223,5 +229,6 @@ mod tests {
         inflated(5, record).unwrap();
         assert_eq!(cache_stats(), CacheStats { hits: 0, misses: 2, turnovers: 0 });
         assert_eq!(cache_size(), (0, 0));
+        assert_eq!(cache_entries(), 0);
     }
 }

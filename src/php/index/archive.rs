@@ -284,7 +284,7 @@ php_function!(CACHE_STATS, cache_stats_handler, "yioop_codec\\archive\\summaryCa
     let (held, limit) = record_cache::cache_size();
     let mut out = ext_php_rs::types::ZendHashTable::new();
     for (key, value) in [("hits", stats.hits), ("misses", stats.misses), ("turnovers", stats.turnovers),
-        ("held_bytes", held as u64), ("limit_bytes", limit as u64)] {
+        ("entries", record_cache::cache_entries() as u64), ("held_bytes", held as u64), ("limit_bytes", limit as u64)] {
         let _ = out.insert(key, long_zval(value as i64));
     }
     Ok(array_zval(out))
