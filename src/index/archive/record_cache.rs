@@ -75,7 +75,7 @@ thread_local! {
 /// that call read the same bytes, else inflated now and kept.
 pub fn inflated(offset: i64, record: Vec<u8>) -> Result<Rc<[u8]>, Decline> {
     let Some(key) = key(offset, &record) else {
-        return inflate::inflate_shared(&record); // too short to be a member: it declines
+        return inflate::inflate(&record); // too short to be a member: it declines
     };
     CACHE.with_borrow_mut(|cache| {
         if let Some(inflated) = cache.find(key, &record) {
@@ -83,7 +83,7 @@ pub fn inflated(offset: i64, record: Vec<u8>) -> Result<Rc<[u8]>, Decline> {
             return Ok(inflated);
         }
         cache.stats.misses += 1;
-        let inflated = inflate::inflate_shared(&record)?;
+        let inflated = inflate::inflate(&record)?;
         cache.keep(key, Entry { record: record.into_boxed_slice(), inflated: inflated.clone() });
         Ok(inflated)
     })

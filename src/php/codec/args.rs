@@ -168,6 +168,13 @@ pub(super) fn has_odd_float(values: &Values) -> bool {
     matches!(values, Values::Nums(nums) if nums.iter().any(|&n| is_odd_float(n)))
 }
 
+/// Whether every string in `array` is wholly numeric: a string that is not
+/// is compared as a string by Yioop's encoder (B4, deliberate), so an odd
+/// float beside it does not decline.
+pub(super) fn strings_all_numeric(array: &ZendHashTable) -> bool {
+    array.values().all(|v| v.dereference().zend_str().map_or(true, |s| is_numeric(s.as_bytes())))
+}
+
 /// Whether encodeModified9 declines `nums`, the values of `array` read as
 /// numbers (only called when they are not all ints): it does when one is a
 /// float that is not an integer within the int range (fractional, NAN,
@@ -184,12 +191,10 @@ pub(super) fn declines_floats(array: &ZendHashTable, nums: &[Num]) -> bool {
         match *n {
             Num::Int(i) if i >= limit => return false,
             Num::Float(f) if f >= limit as f64 => return false,
-            Num::Float(f) => odd_float |= f.fract() != 0.0 || !num::float_fits_int(f),
-            Num::Int(_) => {}
+            n => odd_float |= is_odd_float(n),
         }
     }
-    odd_float
-        && array.values().all(|v| v.dereference().zend_str().map_or(true, |s| is_numeric(s.as_bytes())))
+    odd_float && strings_all_numeric(array)
 }
 
 /// A number Yioop adds `headroom` to before encoding it, as an int. A float

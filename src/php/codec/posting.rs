@@ -4,7 +4,7 @@
 
 use super::args::*;
 use crate::php::runtime::convert::{
-    array_values, bytes_zval, int_list, int_operand, is_numeric, operand, value_error, Fallible,
+    array_values, bytes_zval, int_list, int_operand, operand, value_error, Fallible,
 };
 use crate::php::runtime::function::{Handler, Param, Signature};
 use crate::php::runtime::zval::{array_zval, long_of, long_zval};
@@ -74,11 +74,7 @@ fn pack_posting_nums(doc_num: Num, position_list: &Zval, delta: bool) -> Fallibl
         (deltas, lead, odd)
     } else {
         let values = array_values(list, "+")?;
-        // a string that is not wholly numeric is compared as a string (B4,
-        // deliberate): not declined
-        let odd = has_odd_float(&values) && list.values().all(|v| {
-            v.dereference().zend_str().map_or(true, |s| is_numeric(s.as_bytes()))
-        });
+        let odd = has_odd_float(&values) && strings_all_numeric(list);
         (encodable(values, "packPosting")?, lead_position(list), odd)
     };
     posting::pack_deltas(format, doc_index, deltas, lead)

@@ -16,7 +16,7 @@ use crate::php::runtime::unserialize;
 use crate::php::runtime::arrays::{list_of, pair_of};
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::object::Object;
-use crate::php::runtime::zval::{array_zval, long_of, long_zval};
+use crate::php::runtime::zval::{array_zval, counts_zval, long_of, long_zval};
 use crate::index::archive::{self as core, inflate, record_cache, Decline, Record, Records};
 use ext_php_rs::ffi::{zend_call_known_function, zend_fetch_function_str, zend_function, zend_resource, zval};
 use ext_php_rs::flags::DataType;
@@ -116,7 +116,7 @@ fn inflate_records(records: &mut [Record], offset: i64) -> Result<Vec<Rc<[u8]>>,
     if let [record] = records {
         return Ok(vec![record_cache::inflated(offset, std::mem::take(&mut record.bytes))?]);
     }
-    records.iter().map(|r| inflate::inflate_shared(&r.bytes)).collect()
+    records.iter().map(|r| inflate::inflate(&r.bytes)).collect()
 }
 
 /// Whether PHP's `unserialize` of a text the native reader leaves may make
@@ -282,12 +282,8 @@ fn silent_unserialize(function: *mut zend_function, mut text: Zval) -> Zval {
 php_function!(CACHE_STATS, cache_stats_handler, "yioop_codec\\archive\\summaryCacheStats", [], DataType::Array, |_args| {
     let stats = record_cache::cache_stats();
     let (held, limit) = record_cache::cache_size();
-    let mut out = ext_php_rs::types::ZendHashTable::new();
-    for (key, value) in [("hits", stats.hits), ("misses", stats.misses), ("turnovers", stats.turnovers),
-        ("entries", record_cache::cache_entries() as u64), ("held_bytes", held as u64), ("limit_bytes", limit as u64)] {
-        let _ = out.insert(key, long_zval(value as i64));
-    }
-    Ok(array_zval(out))
+    Ok(counts_zval(&[("hits", stats.hits), ("misses", stats.misses), ("turnovers", stats.turnovers),
+        ("entries", record_cache::cache_entries() as u64), ("held_bytes", held as u64), ("limit_bytes", limit as u64)]))
 });
 
 pub fn register(module: ext_php_rs::builders::ModuleBuilder) -> ext_php_rs::builders::ModuleBuilder {

@@ -44,6 +44,16 @@ pub fn array_zval(array: ZBox<ZendHashTable>) -> Zval {
     z
 }
 
+/// `['name' => count, ...]`, for the counters the extension reports
+/// (its caches' statistics).
+pub fn counts_zval(counts: &[(&str, u64)]) -> Zval {
+    let mut out = ZendHashTable::new();
+    for &(key, value) in counts {
+        let _ = out.insert(key, long_zval(value as i64));
+    }
+    array_zval(out)
+}
+
 /// A new PHP reference holding null, for a by-reference argument (php-src's
 /// ZVAL_NEW_REF): passing a plain value there would warn.
 pub fn reference_zval() -> Zval {

@@ -343,12 +343,9 @@ fn word_info_zval(info: WordInfo) -> Zval {
 php_function!(CACHE_STATS, cache_stats_handler, "yioop_codec\\shard\\blockCacheStats", [], DataType::Array, |_args| {
     let stats = crate::index::shard::shared::cache_stats();
     let (held, limit) = crate::index::shard::shared::cache_size();
-    let mut out = ext_php_rs::types::ZendHashTable::new();
-    for (key, value) in [("hits", stats.hits), ("misses", stats.misses), ("start_overs", stats.start_overs),
-        ("version_resets", stats.version_resets), ("held_bytes", held as u64), ("limit_bytes", limit as u64)] {
-        let _ = out.insert(key, long_zval(value as i64));
-    }
-    Ok(array_zval(out))
+    Ok(crate::php::runtime::zval::counts_zval(&[("hits", stats.hits), ("misses", stats.misses),
+        ("start_overs", stats.start_overs), ("version_resets", stats.version_resets),
+        ("held_bytes", held as u64), ("limit_bytes", limit as u64)]))
 });
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
