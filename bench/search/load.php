@@ -27,7 +27,7 @@ function loadAndColdPhases(SearchPages $pages, array $queries, array $options): 
         $load = loadPhase($pages, $queries, $names, $options["clients"],
             $options["load_requests"]);
         printLoad($load, $queries, $options["clients"]);
-        printBlockCache($pages, $names);
+        printCacheStats($pages, $names);
     }
     if ($options["cold"] ?? false) {
         $cold = coldPass($pages, $queries, $names);
@@ -159,7 +159,7 @@ function printLoad(array $load, array $queries, int $clients): void
     }
 }
 
-function printBlockCache(SearchPages $pages, array $names): void
+function printCacheStats(SearchPages $pages, array $names): void
 {
     foreach ($names as $name) {
         $stats = $pages->cacheStats($name, "block_cache", 4 * FPM_CHILDREN);

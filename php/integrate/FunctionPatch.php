@@ -71,6 +71,8 @@ final class FunctionPatch extends Patch
      * the else branch of its wrapper.
      */
     public const NAMESPACED_KEPT = ['encodeQueueWeightInfo'];
+    /** The shapes older versions of this tool wrote (see transform()). */
+    private const OLDER_SHAPES = [1, 2];
     /** Prefix of the names Yioop's PHP versions are kept under. */
     public const FALLBACK_PREFIX = 'yioop_codec_php_';
     /** Codec helpers the extension does not provide; they stay PHP. */
@@ -450,7 +452,7 @@ final class FunctionPatch extends Patch
         if ($original !== null) {
             $info = $this->analyze($original);
             if ($this->transform($original, $info) !== $code) {
-                foreach ([1, 2] as $older) {
+                foreach (self::OLDER_SHAPES as $older) {
                     if ($this->transform($original, $info, $older)
                         === $code) {
                         return ['integrated' => true, 'legacy' => true,
@@ -467,9 +469,12 @@ final class FunctionPatch extends Patch
     {
         try {
             $info = $this->analyze($original);
-            return $this->transform($original, $info) === $code
-                || $this->transform($original, $info, 1) === $code
-                || $this->transform($original, $info, 2) === $code;
+            foreach ([0, ...self::OLDER_SHAPES] as $older) {
+                if ($this->transform($original, $info, $older) === $code) {
+                    return true;
+                }
+            }
+            return false;
         } catch (Refusal $e) {
             return false;
         }

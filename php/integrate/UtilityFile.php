@@ -62,15 +62,11 @@ final class UtilityFile
             // the original, which the markers give back byte for byte
             echo "Integrated by an older yioop-integrate.php (without "
                 . "all of Yioop's PHP kept as fallback); switching again.\n";
-            $original = $state['original'];
-            $new = $this->patch->transform($original, $info);
-            $this->patch->verify($new, $original);
-            $backup = Files::writeWithBackup($path, $original, $new);
-        } else {
-            $new = $this->patch->transform($code, $info);
-            $this->patch->verify($new, $code);
-            $backup = Files::writeWithBackup($path, $code, $new);
+            $code = $state['original'];
         }
+        $new = $this->patch->transform($code, $info);
+        $this->patch->verify($new, $code);
+        $backup = Files::writeWithBackup($path, $code, $new);
         echo "Edited $path:\n";
         foreach ($info['edits'] as $name => $forward) {
             echo "  guarded $name" . ($forward

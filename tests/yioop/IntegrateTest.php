@@ -185,6 +185,18 @@ final class IntegrateTest extends TestCase
         return "$root/src/library/Utility.php";
     }
 
+    /**
+     * A tree with $utility as its Utility.php, switched by the tool (which
+     * must succeed): [root, Utility.php's path].
+     */
+    private function switchedTree(string $utility): array
+    {
+        $root = $this->tree($utility);
+        [$status, $out] = self::tool($root);
+        $this->assertSame(0, $status, $out);
+        return [$root, self::utilityPath($root)];
+    }
+
     /* ------------------------------------------------------------------ */
     /* Child processes                                                    */
     /* ------------------------------------------------------------------ */
@@ -473,10 +485,7 @@ final class IntegrateTest extends TestCase
     public function testWindowsLineEndingsRoundTrip(): void
     {
         $original = str_replace("\n", "\r\n", self::utility('2019'));
-        $root = $this->tree($original);
-        $path = self::utilityPath($root);
-        [$status, $out] = self::tool($root);
-        $this->assertSame(0, $status, $out);
+        [$root, $path] = $this->switchedTree($original);
         $edited = file_get_contents($path);
         $this->assertSame(0, preg_match("~(?<!\r)\n~", $edited),
             'inserted text uses the file\'s line endings');
@@ -492,10 +501,7 @@ final class IntegrateTest extends TestCase
     public function testNamespacedFunctionOutsideGuardIsGuardedOnly(): void
     {
         $original = self::utility('2015', ['unpackInt_outside' => true]);
-        $root = $this->tree($original);
-        $path = self::utilityPath($root);
-        [$status, $out] = self::tool($root);
-        $this->assertSame(0, $status, $out);
+        [$root, $path] = $this->switchedTree($original);
         $edited = file_get_contents($path);
         $this->assertStringContainsString("yioop-codec:begin unpackInt\n",
             $edited);
@@ -579,10 +585,7 @@ final class IntegrateTest extends TestCase
     public function testRefusesHandEditedIntegration(): void
     {
         $original = self::utility('2019');
-        $root = $this->tree($original);
-        $path = self::utilityPath($root);
-        [$status, $out] = self::tool($root);
-        $this->assertSame(0, $status, $out);
+        [$root, $path] = $this->switchedTree($original);
         // someone changes a forwarder by hand
         $tampered = str_replace("return \\deltaList(\$list)",
             "return \\deltaList(array_values(\$list))",
@@ -629,10 +632,7 @@ final class IntegrateTest extends TestCase
     public function testRevertKeepsLaterEditsOutsideMarkers(): void
     {
         $original = self::utility('2015');
-        $root = $this->tree($original);
-        $path = self::utilityPath($root);
-        [$status, $out] = self::tool($root);
-        $this->assertSame(0, $status, $out);
+        [$root, $path] = $this->switchedTree($original);
         file_put_contents($path, "\n// local change\n", FILE_APPEND);
         [$status, $out] = self::tool($root);
         $this->assertSame(0, $status, $out);
@@ -699,10 +699,7 @@ final class IntegrateTest extends TestCase
         void
     {
         $original = self::utility($line);
-        $root = $this->tree($original);
-        $path = self::utilityPath($root);
-        [$status, $out] = self::tool($root);
-        $this->assertSame(0, $status, $out);
+        [$root, $path] = $this->switchedTree($original);
         $current = file_get_contents($path);
         $shapes = [self::legacyEdit($current, $line)];
         if ($line === '2019') { // the 2015 line has no queue functions
@@ -745,10 +742,7 @@ final class IntegrateTest extends TestCase
     public function testGuardKeepsYioopsEncodeQueueWeightInfo(): void
     {
         $original = self::utility('2019');
-        $root = $this->tree($original);
-        $path = self::utilityPath($root);
-        [$status, $out] = self::tool($root);
-        $this->assertSame(0, $status, $out);
+        [$root, $path] = $this->switchedTree($original);
         $edited = file_get_contents($path);
         $this->assertStringContainsString("    return \"php:unpackInt\";\n}"
             . "\n} else { /* yioop-codec:kept encodeQueueWeightInfo */\n",
@@ -802,10 +796,7 @@ final class IntegrateTest extends TestCase
         $original = self::utility('2015', ['extra' => "function "
             . "encodeQueueWeightInfo(\$weight, \$depth, \$crawl_order)\n{\n"
             . "    return \"php:encodeQueueWeightInfo\";\n}\n"]);
-        $root = $this->tree($original);
-        $path = self::utilityPath($root);
-        [$status, $out] = self::tool($root);
-        $this->assertSame(0, $status, $out);
+        [$root, $path] = $this->switchedTree($original);
         $edited = file_get_contents($path);
         $this->assertStringContainsString("yioop-codec:begin "
             . "encodeQueueWeightInfo\n", $edited);
