@@ -206,6 +206,17 @@ final class IntegrateTest extends TestCase
      * PHP's own warnings go to stderr so they cannot spoil parsed output.
      * @param string[] $args
      */
+    /**
+     * Runs $file with PHP's $flags and $path as its argument, which must
+     * exit 0: [stdout, stderr].
+     */
+    private function phpSucceeds(array $flags, string $file, string $path): array
+    {
+        [$status, $out, $err] = self::php(array_merge($flags, [$file, $path]));
+        $this->assertSame(0, $status, $out . $err);
+        return [$out, $err];
+    }
+
     private static function php(array $args): array
     {
         $process = proc_open(array_merge([PHP_BINARY, '-d',
@@ -769,15 +780,12 @@ final class IntegrateTest extends TestCase
                 : [$kept, encodeQueueWeightInfo(1.5, 2, "ad")]);';
         $file = $this->tempDir() . '/kept.php';
         file_put_contents($file, $script);
-        [$status, $out, $err] = self::php(['-n', $file, $path]);
-        $this->assertSame(0, $status, $out . $err);
+        [$out, $err] = $this->phpSucceeds(['-n'], $file, $path);
         $this->assertSame(json_encode([false, 'php:encodeQueueWeightInfo']),
             trim($out), $err);
         $flags = self::extensionFlags();
         if ($flags !== null) {
-            [$status, $out, $err] = self::php(array_merge($flags,
-                [$file, $path]));
-            $this->assertSame(0, $status, $out . $err);
+            [$out, $err] = $this->phpSucceeds($flags, $file, $path);
             $php = 'php:encodeQueueWeightInfo';
             $this->assertSame(json_encode([true, $php, $php, $php,
                 (3 << 8) + 253, (3 << 8) + 253]), trim($out), $err);
@@ -838,9 +846,7 @@ final class IntegrateTest extends TestCase
             ]);';
         $file = $this->tempDir() . '/fallback.php';
         file_put_contents($file, $script);
-        [$status, $out, $err] = self::php(array_merge($flags,
-            [$file, $path]));
-        $this->assertSame(0, $status, $out . $err);
+        [$out, $err] = $this->phpSucceeds($flags, $file, $path);
         $this->assertSame(json_encode(['php:encodeModified9', null,
             '3e00001b']), trim($out), $err);
     }
@@ -907,9 +913,7 @@ final class IntegrateTest extends TestCase
             ]);';
         $file = $this->tempDir() . '/native.php';
         file_put_contents($file, $script);
-        [$status, $out, $err] = self::php(array_merge($flags,
-            [$file, $path]));
-        $this->assertSame(0, $status, $out . $err);
+        [$out, $err] = $this->phpSucceeds($flags, $file, $path);
         $this->assertSame('[true,true,true,true,true,true,true,true]',
             trim($out), $err);
 
