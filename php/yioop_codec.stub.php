@@ -3,8 +3,10 @@
  * Stubs for the yioop extension (yioop_codec.so): parts of the Yioop search
  * engine run natively, byte for byte as Yioop's PHP runs them: the posting
  * codec of src/library/Utility.php, the index path (IndexShard,
- * IndexDictionary, WebArchive, BloomFilterFile), the text pipeline
- * (PhraseParser, NWordGrams, the English Tokenizer) and Model::getSnippets.
+ * IndexDictionary, WebArchive, WebArchiveBundle, IndexArchiveBundle,
+ * BloomFilterFile), the text pipeline (PhraseParser, NWordGrams, the
+ * English Tokenizer), Model::getSnippets and
+ * ParallelModel::nonNetworkGetCrawlItems.
  * For IDEs and static analysers; never include this file at run time.
  *
  * This file is the one place where each function's contract is written:
@@ -473,6 +475,24 @@ namespace yioop_codec\archive {
     function getObjects(object $archive, mixed $offset, mixed $num, mixed $next_flag, mixed $fh, mixed $max_size): ?array {}
 
     /**
+     * WebArchiveBundle::getPage($offset, $partition) for a WebArchiveBundle
+     * itself: what the partition's getObjects($offset, 1, true, $handle)
+     * reads, the page, or [] where it reads none (no record, or a null
+     * one); the partition's `iterator_pos` moved as there. Yioop opens the
+     * partition for that one read and drops the handle; this reads through
+     * the descriptor getObjects shares, and the record goes through the
+     * summary cache as getObjects' single reads do.
+     *
+     * Null ("declines", nothing changed) for: an offset or partition not an
+     * int, a partition not loaded yet (getPartition would make it, and may
+     * create its file), one that is not a WebArchive itself or whose
+     * getObjects is not switched to the native one, MAX_ARCHIVE_OBJECT_SIZE
+     * undefined or not a size getObjects takes, and everything getObjects
+     * declines.
+     */
+    function getPage(object $bundle, mixed $offset, mixed $partition): mixed {}
+
+    /**
      * Not a Yioop method: what this process's summary cache
      * (yioop.summary_cache_size) did since the process started. A read of
      * one record (WebArchiveBundle::getPage's) keeps the record and its
@@ -510,6 +530,20 @@ namespace yioop_codec\archive {
      * defined.
      */
     function addObjects(object $archive, mixed $offset_field, mixed &$objects, mixed $data, mixed $callback, mixed $return_flag): array|false|null {}
+}
+
+namespace yioop_codec\index_bundle {
+    /**
+     * IndexArchiveBundle::getPage($offset, $generation) for an
+     * IndexArchiveBundle itself: generation -1 is generation_info's
+     * CURRENT, and the page is what its summaries' getPage (a
+     * WebArchiveBundle itself, that method switched) gives, as
+     * yioop_codec\archive\getPage reads it. Null ("declines", nothing
+     * changed) for an offset or generation not an int, a CURRENT that is
+     * not an int, summaries of another class, either getPage not switched,
+     * and everything yioop_codec\archive\getPage declines.
+     */
+    function getPage(object $bundle, mixed $offset, mixed $generation): mixed {}
 }
 
 namespace yioop_codec\dictionary {
@@ -762,4 +796,45 @@ namespace yioop_codec\snippets {
      * leaves it, not as Yioop's preg_match_all would (Yioop never reads it).
      */
     function getSnippets(mixed $model, mixed $text, mixed $words, mixed $description_length): ?string {}
+}
+
+namespace yioop_codec\crawl_items {
+    /**
+     * ParallelModel::nonNetworkGetCrawlItems($lookups, $exclude_fields,
+     * $format_words, $description_length), called by the switched method
+     * itself ($model is $this; switched for subclasses too, as PhraseModel
+     * calls it). The summaries of a search page's results, by lookup:
+     * [url, index] (the page stored for the URL; false for the whole call
+     * where lookupSummaryOffsetGeneration finds none), or a list of
+     * (machine, key, index, generation, offset) tuples and (word key,
+     * index) pairs whose pages merge into one summary, descriptions joined
+     * with " .. " until longer than MIN_DESCRIPTION_LENGTH; then the
+     * excluded fields unset and each summary given to
+     * formatSinglePageResult when $format_words is not null and
+     * $description_length > 0. IndexManager::getIndex,
+     * lookupSummaryOffsetGeneration and formatSinglePageResult are called
+     * through PHP, in Yioop's order. A page is read natively
+     * (yioop_codec\index_bundle\getPage) where the index is an
+     * IndexArchiveBundle whose getPage is switched, and then the excluded
+     * fields of the page (the page text, links, header: most of what a
+     * summary stores) are read but never built; otherwise through
+     * $index->getPage in PHP.
+     *
+     * Null ("declines") for: lookups or excluded fields not arrays, an
+     * excluded field that is not an int or a string, a description length
+     * that is not an int, a lookup that is not an array or whose first
+     * entry is a string but not a two-entry http(s)/gopher/record URL
+     * lookup, an item that is not an array or lacks an entry list() reads,
+     * an index name that is not a string or an int, a page that is not an
+     * array but truthy, a description that is not a string, a summary
+     * without one where Yioop measures it (strlen would warn), an index
+     * that is not an object, and MIN_DESCRIPTION_LENGTH not an int. A
+     * decline can come after pages were read, indexes loaded and
+     * lookupSummaryOffsetGeneration called: Yioop's own loop then does the
+     * same calls again in the same order, with the same results (its
+     * indexes and partitions are cached, a page read twice moves
+     * `iterator_pos` to the same place). An exception from a PHP call
+     * propagates as from Yioop's.
+     */
+    function nonNetworkGetCrawlItems(mixed $model, mixed $lookups, mixed $exclude_fields, mixed $format_words, mixed $description_length): mixed {}
 }

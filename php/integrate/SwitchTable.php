@@ -142,6 +142,34 @@ final class SwitchTable
                 'addObjects' => ['7e821b05def00915', 'declines_or_void'],
             ],
         ],
+        // A search reads the summaries it shows or groups (about 200 a
+        // page) through these two getPage methods; the native
+        // nonNetworkGetCrawlItems reads pages natively only where both are
+        // switched, so only where they are Yioop's code.
+        'WebArchiveBundle' => [
+            'file' => 'src/library/WebArchiveBundle.php',
+            'namespace' => 'seekquarry\\yioop\\library',
+            'native' => 'yioop_codec\\archive',
+            'when' => ['static::class === self::class'],
+            // The native getPage reads a partition getPartition has loaded
+            // already; that the partition's open() and getObjects are
+            // Yioop's, switched, it checks at run time.
+            'reads' => [
+                'getPartition' => '10c25c26681ef540',
+            ],
+            'methods' => [
+                'getPage' => ['1a8905729d057292', 'declines'],
+            ],
+        ],
+        'IndexArchiveBundle' => [
+            'file' => 'src/library/IndexArchiveBundle.php',
+            'namespace' => 'seekquarry\\yioop\\library',
+            'native' => 'yioop_codec\\index_bundle',
+            'when' => ['static::class === self::class'],
+            'methods' => [
+                'getPage' => ['3a8db892fa6f63f3', 'declines'],
+            ],
+        ],
         // Its look-ups read getWordInfoTier, addAuxInfoRecords,
         // addLookedUpEntry, getDictSubstring and readBlockDictAtOffset as
         // Yioop 2021 writes them (src/index/dictionary/).
@@ -252,6 +280,18 @@ final class SwitchTable
             'when' => [],
             'methods' => [
                 'getSnippets' => ['6f405ff5e81d8aad', 'declines'],
+            ],
+        ],
+        // A search page's summaries, read and merged. No class-wide
+        // static::class condition: Yioop calls it on PhraseModel. It calls
+        // formatSinglePageResult and IndexManager::getIndex through PHP.
+        'ParallelModel' => [
+            'file' => 'src/models/ParallelModel.php',
+            'namespace' => 'seekquarry\\yioop\\models',
+            'native' => 'yioop_codec\\crawl_items',
+            'when' => [],
+            'methods' => [
+                'nonNetworkGetCrawlItems' => ['57edaa0187506844', 'declines'],
             ],
         ],
         // PhraseParser's passes over every page the queue server indexes

@@ -5,6 +5,14 @@ pub fn php_trim(s: &str) -> &str {
     s.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r' | '\0' | '\u{0B}'))
 }
 
+/// PHP's `trim` with its default characters, of bytes.
+pub fn php_trim_bytes(s: &[u8]) -> &[u8] {
+    let trimmed = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0 | 0x0B);
+    let start = s.iter().position(|c| !trimmed(c)).unwrap_or(s.len());
+    let end = s.iter().rposition(|c| !trimmed(c)).map_or(start, |at| at + 1);
+    &s[start..end]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -14,5 +22,12 @@ mod tests {
         assert_eq!(php_trim(" \t\n\r\0\u{0B}a b\u{0B}\0\r\n\t "), "a b");
         // Form feed and no-break space are not in trim's default set.
         assert_eq!(php_trim("\u{0C}a\u{A0}"), "\u{0C}a\u{A0}");
+    }
+
+    #[test]
+    fn trims_bytes_as_trim_does() {
+        assert_eq!(php_trim_bytes(b" \t\n\r\0\x0Bword \x0Bs\x0C \n"), b"word \x0Bs\x0C");
+        assert_eq!(php_trim_bytes(b" \0 "), b"");
+        assert_eq!(php_trim_bytes(b"\xffx\xa0"), b"\xffx\xa0", "bytes, not UTF-8: nothing else is trimmed");
     }
 }

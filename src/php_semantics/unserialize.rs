@@ -40,6 +40,29 @@ pub trait Build {
     /// Sets `array[key]`: a new key at the end, a repeated one in place.
     fn set(&mut self, array: &mut Self::Array, key: Key, value: Self::Value);
     fn finish(&mut self, array: Self::Array) -> Self::Value;
+    /// Whether the entry `key` of an array `depth` levels deep (1: the
+    /// outermost) is left out: its value is still read, so the text is
+    /// taken or declined as a whole, but never built.
+    fn skips(&mut self, _depth: usize, _key: &Key) -> bool {
+        false
+    }
+}
+
+/// A `Build` that builds nothing: the values an entry left out reads.
+struct Nothing;
+
+impl Build for Nothing {
+    type Value = ();
+    type Array = ();
+    fn null(&mut self) {}
+    fn bool(&mut self, _: bool) {}
+    fn long(&mut self, _: i64) {}
+    fn double(&mut self, _: f64) {}
+    fn string(&mut self, _: &[u8]) {}
+    fn empty_array(&mut self) {}
+    fn array(&mut self, _: usize) {}
+    fn set(&mut self, _: &mut (), _: Key, _: ()) {}
+    fn finish(&mut self, _: ()) {}
 }
 
 /// The most array levels read here; deeper texts go to PHP.
@@ -103,6 +126,10 @@ impl<'a> Reader<'a> {
         let mut array = build.array(len);
         for _ in 0..len {
             let key = self.key()?;
+            if build.skips(depth, &key) {
+                self.value(&mut Nothing, depth)?;
+                continue;
+            }
             let value = self.value(build, depth)?;
             build.set(&mut array, key, value);
         }
@@ -400,5 +427,41 @@ mod tests {
         for bad in ["", ".", "e5", "1e", "1e+", "--1", "1.5.5", "0x1", "inf", "1_0", "NAN", "+INF"] {
             assert_eq!(read(&format!("d:{bad};")), Err(Decline), "{bad}");
         }
+    }
+
+    /// Records each built string; leaves out the outermost entries keyed `skip`.
+    struct Skipping {
+        built: Vec<Vec<u8>>,
+    }
+
+    impl Build for Skipping {
+        type Value = ();
+        type Array = ();
+        fn null(&mut self) {}
+        fn bool(&mut self, _: bool) {}
+        fn long(&mut self, _: i64) {}
+        fn double(&mut self, _: f64) {}
+        fn string(&mut self, s: &[u8]) {
+            self.built.push(s.to_vec());
+        }
+        fn empty_array(&mut self) {}
+        fn array(&mut self, _: usize) {}
+        fn set(&mut self, _: &mut (), _: Key, _: ()) {}
+        fn finish(&mut self, _: ()) {}
+        fn skips(&mut self, depth: usize, key: &Key) -> bool {
+            depth == 1 && *key == Key::Str(b"skip")
+        }
+    }
+
+    #[test]
+    fn entries_left_out_are_read_but_not_built() {
+        let mut build = Skipping { built: Vec::new() };
+        let text = br#"a:3:{s:4:"keep";s:1:"a";s:4:"skip";a:1:{i:0;s:1:"b";}s:5:"inner";a:1:{s:4:"skip";s:1:"c";}}"#;
+        parse(text, 0, &mut build).unwrap();
+        assert_eq!(build.built, vec![b"a".to_vec(), b"c".to_vec()], "only the outermost entry is left out");
+        let damaged = br#"a:2:{s:4:"keep";s:1:"a";s:4:"skip";s:9:"short";}"#;
+        assert_eq!(parse(damaged, 0, &mut Skipping { built: Vec::new() }), Err(Decline), "a value left out is still read");
+        let object = br#"a:1:{s:4:"skip";O:8:"stdClass":0:{}}"#;
+        assert_eq!(parse(object, 0, &mut Skipping { built: Vec::new() }), Err(Decline), "and still declines what PHP must read");
     }
 }

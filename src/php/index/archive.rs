@@ -16,7 +16,9 @@ use crate::php::runtime::unserialize;
 use crate::php::runtime::arrays::{list_of, pair_of};
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::object::Object;
-use crate::php::runtime::zval::{array_zval, counts_zval, long_of, long_zval};
+use crate::php::runtime::switched::calls_native;
+use crate::php::runtime::unserialize::OwnedKey;
+use crate::php::runtime::zval::{array_zval, counts_zval, empty_array_zval, long_of, long_zval};
 use crate::index::archive::{self as core, inflate, record_cache, Decline, Record, Records};
 use ext_php_rs::ffi::{zend_call_known_function, zend_fetch_function_str, zend_function, zend_resource, zval};
 use ext_php_rs::flags::DataType;
@@ -107,6 +109,64 @@ fn get_objects(args: &mut function::Args) -> Result<Zval, Decline> {
     }
     let mut pairs = objects.into_iter().map(Some).collect::<Vec<_>>();
     Ok(array_zval(list_of(pairs.len(), |i| array_zval(pairs[i].take().expect("each pair once")))))
+}
+
+const WEB_ARCHIVE: &str = "seekquarry\\yioop\\library\\WebArchive";
+const MAX_ARCHIVE_OBJECT_SIZE: &str = "seekquarry\\yioop\\configs\\MAX_ARCHIVE_OBJECT_SIZE";
+
+/// What `WebArchiveBundle::getPage($offset, $index)` returns, read
+/// natively with the page's top-level entries keyed in `left_out` not
+/// built, and whether the page had any entry. Yioop's opens the partition
+/// for this one read and drops the handle; here the read goes through the
+/// descriptor getObjects shares, and through the summary cache. For a
+/// partition already loaded (else getPartition makes it) that is a
+/// WebArchive whose getObjects is switched; declines before changing
+/// anything.
+pub(crate) fn bundle_page(bundle: &Zval, offset: i64, index: i64, left_out: &[OwnedKey]) -> Result<(Zval, bool), Decline> {
+    if !calls_native(WEB_ARCHIVE, "getobjects", "yioop_codec\\archive\\getobjects") || offset < 0 {
+        return Err(Decline);
+    }
+    let limit = size_limit(crate::php::runtime::engine::constant(MAX_ARCHIVE_OBJECT_SIZE).ok_or(Decline)?)?;
+    let bundle = bundle.object().ok_or(Decline)?;
+    let partition = bundle.get_property::<&Zval>("partition").ok().and_then(|p| p.dereference().array()).and_then(|p| p.get_index(index)).ok_or(Decline)?.dereference();
+    if partition.object().and_then(|o| o.get_class_entry().name()) != Some(WEB_ARCHIVE) {
+        return Err(Decline);
+    }
+    // Objects are handles: the partition is written through its pointer.
+    let mut archive = Object(unsafe { &mut *partition.value.obj.cast::<ext_php_rs::types::ZendObject>() });
+    check_archive(&archive)?;
+    let file = archive_file(&archive)?;
+    let Records { mut records, end } = core::read_records(&file, offset, 1, limit)?;
+    let Some(record) = records.pop() else {
+        archive.set_property("iterator_pos", long_zval(end));
+        return Ok((empty_array_zval(), false));
+    };
+    let text = record_cache::inflated(offset, record.bytes)?;
+    let (page, had_entries) = match unserialize::unserialize_leaving_out(&text, left_out) {
+        Some(read) => read,
+        None if may_build_object(&text) => return Err(Decline),
+        None => {
+            let unserialize = unserialize_function().ok_or(Decline)?;
+            let page = silent_unserialize(unserialize, bytes_zval(&text));
+            let had = page.array().is_some_and(|a| !a.is_empty());
+            (page, had)
+        }
+    };
+    archive.set_property("iterator_pos", long_zval(end));
+    if page.is_null() {
+        return Ok((empty_array_zval(), false)); // isset($page_array[0][1]) fails: []
+    }
+    Ok((page, had_entries))
+}
+
+php_function!(GET_PAGE, get_page_handler, "yioop_codec\\archive\\getPage", [Param::Value("bundle"), Param::Value("offset"), Param::Value("partition")], DataType::Mixed, |args| Ok(get_page(args).unwrap_or_else(|Decline| Zval::new())));
+
+/// `WebArchiveBundle::getPage($offset, $partition)`, for a partition
+/// already loaded (see [`bundle_page`]).
+fn get_page(args: &mut function::Args) -> Result<Zval, Decline> {
+    let offset = long_of(args.take(1).dereference()).ok_or(Decline)?;
+    let index = long_of(args.take(2).dereference()).ok_or(Decline)?; // getPartition reads a non-int as 0
+    Ok(bundle_page(args.take(0).dereference(), offset, index, &[])?.0)
 }
 
 /// The records inflated. A read of one record (`WebArchiveBundle::getPage`,
@@ -287,5 +347,5 @@ php_function!(CACHE_STATS, cache_stats_handler, "yioop_codec\\archive\\summaryCa
 });
 
 pub fn register(module: ext_php_rs::builders::ModuleBuilder) -> ext_php_rs::builders::ModuleBuilder {
-    function::register(module, &[(&GET_OBJECTS, get_objects_handler), (&CACHE_STATS, cache_stats_handler)])
+    function::register(module, &[(&GET_OBJECTS, get_objects_handler), (&GET_PAGE, get_page_handler), (&CACHE_STATS, cache_stats_handler)])
 }

@@ -1,11 +1,13 @@
 //! Bindings of Yioop's index classes: IndexShard (`yioop_codec\shard`),
-//! IndexDictionary (`yioop_codec\dictionary`), WebArchive
-//! (`yioop_codec\archive`), BloomFilterFile (`yioop_codec\bloom`).
+//! IndexDictionary (`yioop_codec\dictionary`), WebArchive and
+//! WebArchiveBundle (`yioop_codec\archive`), IndexArchiveBundle
+//! (`yioop_codec\index_bundle`), BloomFilterFile (`yioop_codec\bloom`).
 
 pub mod archive;
 pub mod archive_add;
 pub mod bloom;
 pub mod dictionary;
+pub mod index_bundle;
 pub mod shard;
 
 use ext_php_rs::builders::ModuleBuilder;
@@ -15,5 +17,6 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
     let module = dictionary::register(module);
     let module = archive::register(module);
     let module = archive_add::register(module);
+    let module = index_bundle::register(module);
     bloom::register(module)
 }

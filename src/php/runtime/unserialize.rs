@@ -4,12 +4,12 @@
 //! empty array). For any other text it calls PHP's `unserialize`, so the
 //! answer is PHP's either way.
 
-use crate::php::runtime::ffi::{IS_ARRAY, IS_STRING, zend_empty_string, zend_hash_real_init_mixed, zend_ini_long, zend_one_char_string};
+use crate::php::runtime::ffi::{IS_STRING, zend_empty_string, zend_hash_real_init_mixed, zend_ini_long, zend_one_char_string};
 use crate::php::runtime::convert::bytes_zval;
-use crate::php::runtime::zval::{array_zval, bool_zval, long_zval};
+use crate::php::runtime::zval::{array_zval, bool_zval, empty_array_zval, long_zval};
 use crate::php_semantics::unserialize::{self, Build, Key};
 use ext_php_rs::boxed::ZBox;
-use ext_php_rs::ffi::{_zend_new_array, zend_empty_array, zend_hash_index_update, zend_hash_str_update, zend_string, HashTable};
+use ext_php_rs::ffi::{_zend_new_array, zend_hash_index_update, zend_hash_str_update, zend_string, HashTable};
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 
@@ -18,6 +18,77 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 pub fn unserialize(text: &[u8]) -> Option<Zval> {
     let max_depth = usize::try_from(ini_max_depth()).ok()?;
     unserialize::parse(text, max_depth, &mut Zvals).ok()
+}
+
+/// `unserialize($text)` with the outermost array's entries whose keys are
+/// in `left_out` not built, and whether that array had any entry; None
+/// where the native reader leaves the text to PHP.
+pub fn unserialize_leaving_out(text: &[u8], left_out: &[OwnedKey]) -> Option<(Zval, bool)> {
+    let max_depth = usize::try_from(ini_max_depth()).ok()?;
+    let mut build = LeavingOut { left_out, had_entries: false };
+    let value = unserialize::parse(text, max_depth, &mut build).ok()?;
+    Some((value, build.had_entries))
+}
+
+/// An array key held apart from any array.
+#[derive(Clone, PartialEq, Eq)]
+pub enum OwnedKey {
+    Int(i64),
+    Str(Vec<u8>),
+}
+
+impl OwnedKey {
+    pub fn is(&self, key: &Key) -> bool {
+        match (self, key) {
+            (OwnedKey::Int(a), Key::Int(b)) => a == b,
+            (OwnedKey::Str(a), Key::Str(b)) => a.as_slice() == *b,
+            _ => false,
+        }
+    }
+}
+
+struct LeavingOut<'k> {
+    left_out: &'k [OwnedKey],
+    had_entries: bool,
+}
+
+impl Build for LeavingOut<'_> {
+    type Value = Zval;
+    type Array = ZBox<ZendHashTable>;
+    fn null(&mut self) -> Zval {
+        Zvals.null()
+    }
+    fn bool(&mut self, b: bool) -> Zval {
+        Zvals.bool(b)
+    }
+    fn long(&mut self, i: i64) -> Zval {
+        Zvals.long(i)
+    }
+    fn double(&mut self, d: f64) -> Zval {
+        Zvals.double(d)
+    }
+    fn string(&mut self, s: &[u8]) -> Zval {
+        Zvals.string(s)
+    }
+    fn empty_array(&mut self) -> Zval {
+        Zvals.empty_array()
+    }
+    fn array(&mut self, len: usize) -> ZBox<ZendHashTable> {
+        Zvals.array(len)
+    }
+    fn set(&mut self, array: &mut ZBox<ZendHashTable>, key: Key, value: Zval) {
+        Zvals.set(array, key, value);
+    }
+    fn finish(&mut self, array: ZBox<ZendHashTable>) -> Zval {
+        Zvals.finish(array)
+    }
+    fn skips(&mut self, depth: usize, key: &Key) -> bool {
+        if depth != 1 {
+            return false;
+        }
+        self.had_entries = true;
+        self.left_out.iter().any(|k| k.is(key))
+    }
 }
 
 /// `unserialize_max_depth`, as `unserialize` reads it with no options.
@@ -59,10 +130,7 @@ impl Build for Zvals {
     }
 
     fn empty_array(&mut self) -> Zval {
-        let mut z = Zval::new();
-        z.value.arr = std::ptr::addr_of!(zend_empty_array).cast_mut();
-        z.u1.type_info = u32::from(IS_ARRAY);
-        z
+        empty_array_zval()
     }
 
     fn array(&mut self, len: usize) -> ZBox<ZendHashTable> {

@@ -44,6 +44,14 @@ pub fn array_zval(array: ZBox<ZendHashTable>) -> Zval {
     z
 }
 
+/// `[]` as a literal gives it: PHP's shared, immutable empty array.
+pub fn empty_array_zval() -> Zval {
+    let mut z = Zval::new();
+    z.value.arr = std::ptr::addr_of!(ext_php_rs::ffi::zend_empty_array).cast_mut();
+    z.u1.type_info = u32::from(crate::php::runtime::ffi::IS_ARRAY);
+    z
+}
+
 /// `['name' => count, ...]`, for the counters the extension reports
 /// (its caches' statistics).
 pub fn counts_zval(counts: &[(&str, u64)]) -> Zval {
