@@ -81,6 +81,40 @@ pub fn parse<B: Build>(text: &[u8], max_depth: usize, build: &mut B) -> Result<B
     Ok(value)
 }
 
+/// An array entry's key and where its key and value stand in the text.
+pub type Entry<'a> = (Key<'a>, std::ops::Range<usize>);
+
+/// Where each entry of the outermost array of `text` stands: its key and
+/// the bytes of key and value; None where `text` is one value of the subset
+/// but not a non-empty array. Every value is read, as [`parse`] reads it:
+/// a text [`parse`] declines is declined here.
+pub fn outer_entries(text: &[u8], max_depth: usize) -> Result<Option<Vec<Entry<'_>>>, Decline> {
+    let max_depth = if max_depth == 0 { MAX_DEPTH } else { max_depth.min(MAX_DEPTH) };
+    let mut reader = Reader { text, at: 0, max_depth };
+    if !text.starts_with(b"a:") || text.starts_with(b"a:0:") {
+        parse(text, max_depth, &mut Nothing)?;
+        return Ok(None);
+    }
+    reader.at = 2;
+    let len = reader.length(b':')?;
+    reader.expect(b"{")?;
+    if len > text.len() - reader.at {
+        return Err(Decline);
+    }
+    let mut entries = Vec::with_capacity(len);
+    for _ in 0..len {
+        let start = reader.at;
+        let key = reader.key()?;
+        reader.value(&mut Nothing, 1)?;
+        entries.push((key, start..reader.at));
+    }
+    reader.expect(b"}")?;
+    if reader.at != text.len() {
+        return Err(Decline);
+    }
+    Ok(Some(entries))
+}
+
 struct Reader<'a> {
     text: &'a [u8],
     at: usize,
@@ -463,5 +497,20 @@ mod tests {
         assert_eq!(parse(damaged, 0, &mut Skipping { built: Vec::new() }), Err(Decline), "a value left out is still read");
         let object = br#"a:1:{s:4:"skip";O:8:"stdClass":0:{}}"#;
         assert_eq!(parse(object, 0, &mut Skipping { built: Vec::new() }), Err(Decline), "and still declines what PHP must read");
+    }
+
+    #[test]
+    fn outer_entries_are_the_spans_of_key_and_value() {
+        let text = br#"a:3:{s:1:"t";s:3:"abc";i:5;a:1:{i:0;d:0.5;}s:1:"q";N;}"#;
+        let entries = outer_entries(text, 0).unwrap().unwrap();
+        let keys: Vec<Key> = entries.iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, vec![Key::Str(b"t"), Key::Int(5), Key::Str(b"q")]);
+        let spans: Vec<&[u8]> = entries.iter().map(|(_, r)| &text[r.clone()]).collect();
+        assert_eq!(spans, vec![&br#"s:1:"t";s:3:"abc";"#[..], br#"i:5;a:1:{i:0;d:0.5;}"#, br#"s:1:"q";N;"#]);
+        assert_eq!(outer_entries(b"b:0;", 0), Ok(None), "not an array");
+        assert_eq!(outer_entries(b"a:0:{}", 0), Ok(None), "an empty one");
+        assert_eq!(outer_entries(br#"a:1:{s:1:"q";O:8:"stdClass":0:{}}"#, 0), Err(Decline), "read whole, as parse reads it");
+        assert_eq!(outer_entries(br#"a:1:{i:0;a:1:{i:0;a:0:{}}}"#, 1), Err(Decline), "with its depth limit");
+        assert_eq!(outer_entries(br#"a:1:{i:0;N;}x"#, 0), Err(Decline), "and nothing after");
     }
 }

@@ -44,6 +44,9 @@ struct Key {
     offset: i64,
     /// The gzip trailer: CRC-32 and size of the inflated bytes.
     trailer: u64,
+    /// Which text of the record: 0 its inflated bytes, another what a
+    /// caller keeps of them (`kept`).
+    variant: u64,
 }
 
 struct Entry {
@@ -74,8 +77,16 @@ thread_local! {
 /// `record` (read at `offset`) inflated: kept from an earlier call where
 /// that call read the same bytes, else inflated now and kept.
 pub fn inflated(offset: i64, record: Vec<u8>) -> Result<Rc<[u8]>, Decline> {
-    let Some(key) = key(offset, &record) else {
-        return inflate::inflate(&record); // too short to be a member: it declines
+    kept(offset, record, 0, inflate::inflate)
+}
+
+/// What `make` gives for `record` (read at `offset`), kept as variant
+/// `variant` (not 0): from an earlier call that read the same bytes, else
+/// made now and kept. A caller keeps less than the inflated text this way
+/// (what it reads of the record), and so more records.
+pub fn kept(offset: i64, record: Vec<u8>, variant: u64, make: impl FnOnce(&[u8]) -> Result<Rc<[u8]>, Decline>) -> Result<Rc<[u8]>, Decline> {
+    let Some(key) = key(offset, &record, variant) else {
+        return make(&record); // too short to be a member: it declines
     };
     CACHE.with_borrow_mut(|cache| {
         if let Some(inflated) = cache.find(key, &record) {
@@ -83,15 +94,15 @@ pub fn inflated(offset: i64, record: Vec<u8>) -> Result<Rc<[u8]>, Decline> {
             return Ok(inflated);
         }
         cache.stats.misses += 1;
-        let inflated = inflate::inflate(&record)?;
-        cache.keep(key, Entry { record: record.into_boxed_slice(), inflated: inflated.clone() });
-        Ok(inflated)
+        let made = make(&record)?;
+        cache.keep(key, Entry { record: record.into_boxed_slice(), inflated: made.clone() });
+        Ok(made)
     })
 }
 
-fn key(offset: i64, record: &[u8]) -> Option<Key> {
+fn key(offset: i64, record: &[u8], variant: u64) -> Option<Key> {
     let trailer = record.len().checked_sub(8).map(|at| &record[at..])?;
-    Some(Key { offset, trailer: u64::from_le_bytes(trailer.try_into().ok()?) })
+    Some(Key { offset, trailer: u64::from_le_bytes(trailer.try_into().ok()?), variant })
 }
 
 impl Halves {
@@ -230,5 +241,17 @@ mod tests {
         assert_eq!(cache_stats(), CacheStats { hits: 0, misses: 2, turnovers: 0 });
         assert_eq!(cache_size(), (0, 0));
         assert_eq!(cache_entries(), 0);
+    }
+
+    #[test]
+    fn a_variant_is_kept_apart_from_the_inflated_text() {
+        fresh(1 << 20);
+        let record = gzencode(&text(3000, 4));
+        let short = |_: &[u8]| -> Result<Rc<[u8]>, Decline> { Ok(Rc::from(&b"kept"[..])) };
+        assert_eq!(&*kept(9, record.clone(), 7, short).unwrap(), b"kept");
+        assert_eq!(&*inflated(9, record.clone()).unwrap(), &text(3000, 4)[..]);
+        let unused = |_: &[u8]| -> Result<Rc<[u8]>, Decline> { unreachable!("kept already") };
+        assert_eq!(&*kept(9, record, 7, unused).unwrap(), b"kept");
+        assert_eq!(cache_stats(), CacheStats { hits: 1, misses: 2, turnovers: 0 });
     }
 }

@@ -141,22 +141,76 @@ pub(crate) fn bundle_page(bundle: &Zval, offset: i64, index: i64, left_out: &[Ow
         archive.set_property("iterator_pos", long_zval(end));
         return Ok((empty_array_zval(), false));
     };
-    let text = record_cache::inflated(offset, record.bytes)?;
-    let (page, had_entries) = match unserialize::unserialize_leaving_out(&text, left_out) {
+    let (page, had_entries) = match reduced_page(offset, &record.bytes, left_out)? {
         Some(read) => read,
-        None if may_build_object(&text) => return Err(Decline),
-        None => {
-            let unserialize = unserialize_function().ok_or(Decline)?;
-            let page = silent_unserialize(unserialize, bytes_zval(&text));
-            let had = page.array().is_some_and(|a| !a.is_empty());
-            (page, had)
-        }
+        None => whole_page(offset, record.bytes, left_out)?,
     };
     archive.set_property("iterator_pos", long_zval(end));
     if page.is_null() {
         return Ok((empty_array_zval(), false)); // isset($page_array[0][1]) fails: []
     }
     Ok((page, had_entries))
+}
+
+/// A page read from its whole inflated text (kept as that by the cache),
+/// by the native reader or else by PHP's `unserialize`.
+fn whole_page(offset: i64, record: Vec<u8>, left_out: &[OwnedKey]) -> Result<(Zval, bool), Decline> {
+    let text = record_cache::inflated(offset, record)?;
+    match unserialize::unserialize_leaving_out(&text, left_out) {
+        Some(read) => Ok(read),
+        None if may_build_object(&text) => Err(Decline),
+        None => {
+            let unserialize = unserialize_function().ok_or(Decline)?;
+            let page = silent_unserialize(unserialize, bytes_zval(&text));
+            let had = page.array().is_some_and(|a| !a.is_empty());
+            Ok((page, had))
+        }
+    }
+}
+
+/// A page with `left_out` not built, from what the cache keeps of its
+/// record for that: the text of its other entries (a fifth of a stored
+/// summary, for a search's exclusions), so it holds five times the records
+/// and skips inflating them. None where nothing is left out or the native
+/// reader does not take the whole text (then [`whole_page`]).
+fn reduced_page(offset: i64, record: &[u8], left_out: &[OwnedKey]) -> Result<Option<(Zval, bool)>, Decline> {
+    let Some(max_depth) = unserialize::max_depth().filter(|_| !left_out.is_empty()) else {
+        return Ok(None);
+    };
+    let variant = reduction_variant(left_out, max_depth);
+    let Ok(kept) = record_cache::kept(offset, record.to_vec(), variant, |record| reduced_text(record, left_out, max_depth)) else {
+        return Ok(None);
+    };
+    let (had_entries, text) = kept.split_first().ok_or(Decline)?;
+    let (page, _) = unserialize::unserialize_leaving_out(text, &[]).ok_or(Decline)?;
+    Ok(Some((page, *had_entries == 1)))
+}
+
+/// The cache's variant for a reduction: the keys left out and the
+/// `unserialize_max_depth` the whole text was read under (never 0, the
+/// inflated text's).
+fn reduction_variant(left_out: &[OwnedKey], max_depth: usize) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = rustc_hash::FxHasher::default();
+    (left_out, max_depth).hash(&mut hasher);
+    hasher.finish().max(1)
+}
+
+/// Whether the page had entries (a byte), then the text of the page with
+/// its outermost entries keyed in `left_out` cut out; the whole text read
+/// first as the native reader reads it (declined where it would decline).
+fn reduced_text(record: &[u8], left_out: &[OwnedKey], max_depth: usize) -> Result<Rc<[u8]>, Decline> {
+    let text = inflate::inflate(record)?;
+    let Some(entries) = crate::php_semantics::unserialize::outer_entries(&text, max_depth)? else {
+        return Ok([&[0u8][..], &text].concat().into()); // not a non-empty array: kept whole
+    };
+    let kept: Vec<_> = entries.iter().filter(|(key, _)| !left_out.iter().any(|out| out.is(key))).collect();
+    let mut out = format!("\x01a:{}:{{", kept.len()).into_bytes();
+    for (_, span) in kept {
+        out.extend_from_slice(&text[span.clone()]);
+    }
+    out.push(b'}');
+    Ok(out.into())
 }
 
 php_function!(GET_PAGE, get_page_handler, "yioop_codec\\archive\\getPage", [Param::Value("bundle"), Param::Value("offset"), Param::Value("partition")], DataType::Mixed, |args| Ok(get_page(args).unwrap_or_else(|Decline| Zval::new())));

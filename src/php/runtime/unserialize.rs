@@ -16,7 +16,7 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 /// The value `unserialize($text)` gives, if the native reader takes the
 /// text; None leaves it to PHP's `unserialize`.
 pub fn unserialize(text: &[u8]) -> Option<Zval> {
-    let max_depth = usize::try_from(ini_max_depth()).ok()?;
+    let max_depth = max_depth()?;
     unserialize::parse(text, max_depth, &mut Zvals).ok()
 }
 
@@ -24,14 +24,14 @@ pub fn unserialize(text: &[u8]) -> Option<Zval> {
 /// in `left_out` not built, and whether that array had any entry; None
 /// where the native reader leaves the text to PHP.
 pub fn unserialize_leaving_out(text: &[u8], left_out: &[OwnedKey]) -> Option<(Zval, bool)> {
-    let max_depth = usize::try_from(ini_max_depth()).ok()?;
+    let max_depth = max_depth()?;
     let mut build = LeavingOut { left_out, had_entries: false };
     let value = unserialize::parse(text, max_depth, &mut build).ok()?;
     Some((value, build.had_entries))
 }
 
 /// An array key held apart from any array.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub enum OwnedKey {
     Int(i64),
     Str(Vec<u8>),
@@ -91,10 +91,11 @@ impl Build for LeavingOut<'_> {
     }
 }
 
-/// `unserialize_max_depth`, as `unserialize` reads it with no options.
-fn ini_max_depth() -> i64 {
+/// `unserialize_max_depth`, as `unserialize` reads it with no options
+/// (None for a negative one: left to PHP).
+pub fn max_depth() -> Option<usize> {
     let name = b"unserialize_max_depth";
-    unsafe { zend_ini_long(name.as_ptr().cast(), name.len(), 0) }
+    usize::try_from(unsafe { zend_ini_long(name.as_ptr().cast(), name.len(), 0) }).ok()
 }
 
 struct Zvals;
