@@ -103,5 +103,7 @@ function crawlItemsCases(array $offsets): array
         'an unknown index' => ['lookups' => ['h1' => [$i('beta', 'nope')]], 'exclude' => EXCLUDE],
         'strings as items' => ['lookups' => ['h1' => ['abc', 'def']], 'exclude' => EXCLUDE],
         'an item missing an entry' => ['lookups' => ['h1' => [['m', 'k', INDEX, 0]]], 'exclude' => EXCLUDE],
+        // Last: the file changes under the cache.
+        'a record damaged underneath' => ['damage' => 'alpha', 'lookups' => ['h1' => [$i('alpha'), $i('beta')]], 'exclude' => EXCLUDE],
     ];
 }

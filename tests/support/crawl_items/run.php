@@ -86,6 +86,16 @@ foreach (crawlItemsCases($offsets) as $name => $case) {
     foreach ($partitions as $partition) {
         $partition->iterator_pos = 0;
     }
+    if (isset($case['damage'])) {
+        // A byte of the record's deflate data flipped: same length, same trailer.
+        [$at, $generation] = $offsets[$case['damage']];
+        $fh = fopen($partitions[$generation]->filename, 'r+');
+        fseek($fh, $at + 40);
+        $byte = fread($fh, 1);
+        fseek($fh, $at + 40);
+        fwrite($fh, chr(ord($byte) ^ 0xff));
+        fclose($fh);
+    }
     $model = new TestModel();
     $model->found = $case['found'] ?? [];
     $reported = [];
