@@ -49,8 +49,9 @@
  * - yioop.compress_threads: threads that compress the records of one
  *   WebArchive::addObjects: 1 (default: this thread only), a count up to
  *   64, or "auto" (the available cores, at most 4).
- * - yioop.summary_cache_size: bytes of summary records (compressed and
- *   inflated) one process keeps, so that a record getObjects reads alone
+ * - yioop.summary_cache_size: bytes of summary records (compressed, with
+ *   their inflated text, or for nonNetworkGetCrawlItems the text of the
+ *   fields it builds) one process keeps, so that a record read alone
  *   again is not inflated again ("16M" default; php.ini's K, M and G; 0
  *   keeps none).
  */
@@ -496,8 +497,9 @@ namespace yioop_codec\archive {
      * Not a Yioop method: what this process's summary cache
      * (yioop.summary_cache_size) did since the process started. A read of
      * one record (WebArchiveBundle::getPage's) keeps the record and its
-     * inflated text, and a later read that finds the same bytes at that
-     * offset uses the text kept: hits, misses (records inflated),
+     * inflated text (for nonNetworkGetCrawlItems, the text of the fields it
+     * builds), and a later read that finds the same bytes at that offset
+     * uses the text kept: hits, misses (records inflated),
      * turnovers (the newer half filled and the older was dropped),
      * entries (records held), held_bytes and limit_bytes. For operators
      * sizing the cache.
