@@ -76,7 +76,7 @@ thread_local! {
 
 /// `record` (read at `offset`) inflated: kept from an earlier call where
 /// that call read the same bytes, else inflated now and kept.
-pub fn inflated(offset: i64, record: Vec<u8>) -> Result<Rc<[u8]>, Decline> {
+pub fn inflated(offset: i64, record: &[u8]) -> Result<Rc<[u8]>, Decline> {
     kept(offset, record, 0, inflate::inflate)
 }
 
@@ -84,18 +84,18 @@ pub fn inflated(offset: i64, record: Vec<u8>) -> Result<Rc<[u8]>, Decline> {
 /// `variant` (not 0): from an earlier call that read the same bytes, else
 /// made now and kept. A caller keeps less than the inflated text this way
 /// (what it reads of the record), and so more records.
-pub fn kept(offset: i64, record: Vec<u8>, variant: u64, make: impl FnOnce(&[u8]) -> Result<Rc<[u8]>, Decline>) -> Result<Rc<[u8]>, Decline> {
-    let Some(key) = key(offset, &record, variant) else {
-        return make(&record); // too short to be a member: it declines
+pub fn kept(offset: i64, record: &[u8], variant: u64, make: impl FnOnce(&[u8]) -> Result<Rc<[u8]>, Decline>) -> Result<Rc<[u8]>, Decline> {
+    let Some(key) = key(offset, record, variant) else {
+        return make(record); // too short to be a member: it declines
     };
     CACHE.with_borrow_mut(|cache| {
-        if let Some(inflated) = cache.find(key, &record) {
+        if let Some(inflated) = cache.find(key, record) {
             cache.stats.hits += 1;
             return Ok(inflated);
         }
         cache.stats.misses += 1;
-        let made = make(&record)?;
-        cache.keep(key, Entry { record: record.into_boxed_slice(), inflated: made.clone() });
+        let made = make(record)?;
+        cache.keep(key, Entry { record: record.into(), inflated: made.clone() });
         Ok(made)
     })
 }
@@ -189,8 +189,8 @@ mod tests {
     fn a_record_read_again_is_not_inflated_again() {
         fresh(1 << 20);
         let record = gzencode(&text(3000, 1));
-        let first = inflated(100, record.clone()).unwrap();
-        let second = inflated(100, record).unwrap();
+        let first = inflated(100, &record).unwrap();
+        let second = inflated(100, &record).unwrap();
         assert_eq!(&*first, &text(3000, 1)[..]);
         assert!(Rc::ptr_eq(&first, &second));
         assert_eq!(cache_stats(), CacheStats { hits: 1, misses: 1, turnovers: 0 });
@@ -204,10 +204,10 @@ mod tests {
         let mut damaged = before.clone();
         damaged[40] ^= 0xff; // same trailer, other stream: fails its CRC
         let other = gzencode(&text(3000, 2));
-        inflated(100, before.clone()).unwrap();
-        assert_eq!(inflated(100, damaged), Err(Decline));
-        assert_eq!(&*inflated(100, other).unwrap(), &text(3000, 2)[..]);
-        assert_eq!(&*inflated(100, before).unwrap(), &text(3000, 1)[..]);
+        inflated(100, &before).unwrap();
+        assert_eq!(inflated(100, &damaged), Err(Decline));
+        assert_eq!(&*inflated(100, &other).unwrap(), &text(3000, 2)[..]);
+        assert_eq!(&*inflated(100, &before).unwrap(), &text(3000, 1)[..]);
         assert_eq!(cache_stats().hits, 1);
     }
 
@@ -218,17 +218,17 @@ mod tests {
         let records: Vec<Vec<u8>> = (0..40).map(|i| gzencode(&text(2000, i))).collect();
         for round in 0..5 {
             for (i, record) in records.iter().enumerate() {
-                inflated(i as i64, record.clone()).unwrap();
+                inflated(i as i64, record).unwrap();
                 // Record 0 is read between every other one.
                 if round > 0 {
-                    inflated(0, records[0].clone()).unwrap();
+                    inflated(0, &records[0]).unwrap();
                 }
                 assert!(cache_size().0 <= limit);
             }
         }
         assert!(cache_stats().turnovers > 0);
         let before = cache_stats().misses;
-        inflated(0, records[0].clone()).unwrap();
+        inflated(0, &records[0]).unwrap();
         assert_eq!(cache_stats().misses, before, "the record read all along is still kept");
     }
 
@@ -236,8 +236,8 @@ mod tests {
     fn a_zero_limit_keeps_nothing() {
         fresh(0);
         let record = gzencode(&text(100, 3));
-        inflated(5, record.clone()).unwrap();
-        inflated(5, record).unwrap();
+        inflated(5, &record).unwrap();
+        inflated(5, &record).unwrap();
         assert_eq!(cache_stats(), CacheStats { hits: 0, misses: 2, turnovers: 0 });
         assert_eq!(cache_size(), (0, 0));
         assert_eq!(cache_entries(), 0);
@@ -248,10 +248,10 @@ mod tests {
         fresh(1 << 20);
         let record = gzencode(&text(3000, 4));
         let short = |_: &[u8]| -> Result<Rc<[u8]>, Decline> { Ok(Rc::from(&b"kept"[..])) };
-        assert_eq!(&*kept(9, record.clone(), 7, short).unwrap(), b"kept");
-        assert_eq!(&*inflated(9, record.clone()).unwrap(), &text(3000, 4)[..]);
+        assert_eq!(&*kept(9, &record, 7, short).unwrap(), b"kept");
+        assert_eq!(&*inflated(9, &record).unwrap(), &text(3000, 4)[..]);
         let unused = |_: &[u8]| -> Result<Rc<[u8]>, Decline> { unreachable!("kept already") };
-        assert_eq!(&*kept(9, record, 7, unused).unwrap(), b"kept");
+        assert_eq!(&*kept(9, &record, 7, unused).unwrap(), b"kept");
         assert_eq!(cache_stats(), CacheStats { hits: 1, misses: 2, turnovers: 0 });
     }
 }

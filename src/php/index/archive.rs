@@ -17,7 +17,7 @@ use crate::php::runtime::arrays::{list_of, pair_of};
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::object::Object;
 use crate::php::runtime::switched::calls_native;
-use crate::php::runtime::unserialize::OwnedKey;
+use crate::php::runtime::keys::OwnedKey;
 use crate::php::runtime::zval::{array_zval, counts_zval, empty_array_zval, long_of, long_zval};
 use crate::index::archive::{self as core, inflate, record_cache, Decline, Record, Records};
 use ext_php_rs::ffi::{zend_call_known_function, zend_fetch_function_str, zend_function, zend_resource, zval};
@@ -81,8 +81,8 @@ fn get_objects(args: &mut function::Args) -> Result<Zval, Decline> {
     if offset < 0 {
         return Err(Decline); // fseek fails: left to Yioop
     }
-    let Records { mut records, end } = core::read_records(source.file(), offset, num, limit)?;
-    let inflated = inflate_records(&mut records, offset)?;
+    let Records { records, end } = core::read_records(source.file(), offset, num, limit)?;
+    let inflated = inflate_records(&records, offset)?;
     let mut read = Vec::with_capacity(inflated.len());
     for text in &inflated {
         let value = unserialize::unserialize(text);
@@ -143,7 +143,7 @@ pub(crate) fn bundle_page(bundle: &Zval, offset: i64, index: i64, left_out: &[Ow
     };
     let (page, had_entries) = match reduced_page(offset, &record.bytes, left_out)? {
         Some(read) => read,
-        None => whole_page(offset, record.bytes, left_out)?,
+        None => whole_page(offset, &record.bytes, left_out)?,
     };
     archive.set_property("iterator_pos", long_zval(end));
     if page.is_null() {
@@ -154,7 +154,7 @@ pub(crate) fn bundle_page(bundle: &Zval, offset: i64, index: i64, left_out: &[Ow
 
 /// A page read from its whole inflated text (kept as that by the cache),
 /// by the native reader or else by PHP's `unserialize`.
-fn whole_page(offset: i64, record: Vec<u8>, left_out: &[OwnedKey]) -> Result<(Zval, bool), Decline> {
+fn whole_page(offset: i64, record: &[u8], left_out: &[OwnedKey]) -> Result<(Zval, bool), Decline> {
     let text = record_cache::inflated(offset, record)?;
     match unserialize::unserialize_leaving_out(&text, left_out) {
         Some(read) => Ok(read),
@@ -178,7 +178,7 @@ fn reduced_page(offset: i64, record: &[u8], left_out: &[OwnedKey]) -> Result<Opt
         return Ok(None);
     };
     let variant = reduction_variant(left_out, max_depth);
-    let Ok(kept) = record_cache::kept(offset, record.to_vec(), variant, |record| reduced_text(record, left_out, max_depth)) else {
+    let Ok(kept) = record_cache::kept(offset, record, variant, |record| reduced_text(record, left_out, max_depth)) else {
         return Ok(None);
     };
     let (had_entries, text) = kept.split_first().ok_or(Decline)?;
@@ -226,9 +226,9 @@ fn get_page(args: &mut function::Args) -> Result<Zval, Decline> {
 /// The records inflated. A read of one record (`WebArchiveBundle::getPage`,
 /// what searches repeat) goes through the record cache; a read of many
 /// (`nextObjects` while indexing) reads each record once, so it does not.
-fn inflate_records(records: &mut [Record], offset: i64) -> Result<Vec<Rc<[u8]>>, Decline> {
+fn inflate_records(records: &[Record], offset: i64) -> Result<Vec<Rc<[u8]>>, Decline> {
     if let [record] = records {
-        return Ok(vec![record_cache::inflated(offset, std::mem::take(&mut record.bytes))?]);
+        return Ok(vec![record_cache::inflated(offset, &record.bytes)?]);
     }
     records.iter().map(|r| inflate::inflate(&r.bytes)).collect()
 }

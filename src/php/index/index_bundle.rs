@@ -6,7 +6,7 @@
 use crate::php::index::archive::bundle_page;
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::switched::calls_native;
-use crate::php::runtime::unserialize::OwnedKey;
+use crate::php::runtime::keys::OwnedKey;
 use crate::php::runtime::zval::long_of;
 use crate::php_semantics::Decline;
 use ext_php_rs::flags::DataType;

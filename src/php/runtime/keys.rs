@@ -48,6 +48,41 @@ impl<'a> Key<'a> {
     }
 }
 
+/// An array key held apart from any array.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum OwnedKey {
+    Int(i64),
+    Str(Vec<u8>),
+}
+
+impl OwnedKey {
+    pub fn as_key(&self) -> Key<'_> {
+        match self {
+            OwnedKey::Int(i) => Key::Int(*i),
+            OwnedKey::Str(s) => Key::Str(s),
+        }
+    }
+
+    /// Whether it is the key the unserializer read.
+    pub fn is(&self, key: &crate::php_semantics::unserialize::Key) -> bool {
+        use crate::php_semantics::unserialize::Key as Read;
+        match (self, key) {
+            (OwnedKey::Int(a), Read::Int(b)) => a == b,
+            (OwnedKey::Str(a), Read::Str(b)) => a.as_slice() == *b,
+            _ => false,
+        }
+    }
+}
+
+impl From<Key<'_>> for OwnedKey {
+    fn from(key: Key) -> Self {
+        match key {
+            Key::Int(i) => OwnedKey::Int(i),
+            Key::Str(s) => OwnedKey::Str(s.to_vec()),
+        }
+    }
+}
+
 /// Every key and value slot of `array`, in order (references not followed).
 pub fn entries(array: &ZendHashTable) -> Vec<(Key<'_>, &Zval)> {
     let ht: *const HashTable = std::ptr::from_ref(array).cast();

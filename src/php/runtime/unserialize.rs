@@ -6,6 +6,7 @@
 
 use crate::php::runtime::ffi::{IS_STRING, zend_empty_string, zend_hash_real_init_mixed, zend_ini_long, zend_one_char_string};
 use crate::php::runtime::convert::bytes_zval;
+use crate::php::runtime::keys::OwnedKey;
 use crate::php::runtime::zval::{array_zval, bool_zval, empty_array_zval, long_zval};
 use crate::php_semantics::unserialize::{self, Build, Key};
 use ext_php_rs::boxed::ZBox;
@@ -16,79 +17,16 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 /// The value `unserialize($text)` gives, if the native reader takes the
 /// text; None leaves it to PHP's `unserialize`.
 pub fn unserialize(text: &[u8]) -> Option<Zval> {
-    let max_depth = max_depth()?;
-    unserialize::parse(text, max_depth, &mut Zvals).ok()
+    unserialize_leaving_out(text, &[]).map(|(value, _)| value)
 }
 
 /// `unserialize($text)` with the outermost array's entries whose keys are
 /// in `left_out` not built, and whether that array had any entry; None
 /// where the native reader leaves the text to PHP.
 pub fn unserialize_leaving_out(text: &[u8], left_out: &[OwnedKey]) -> Option<(Zval, bool)> {
-    let max_depth = max_depth()?;
-    let mut build = LeavingOut { left_out, had_entries: false };
-    let value = unserialize::parse(text, max_depth, &mut build).ok()?;
+    let mut build = Zvals { left_out, had_entries: false };
+    let value = unserialize::parse(text, max_depth()?, &mut build).ok()?;
     Some((value, build.had_entries))
-}
-
-/// An array key held apart from any array.
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub enum OwnedKey {
-    Int(i64),
-    Str(Vec<u8>),
-}
-
-impl OwnedKey {
-    pub fn is(&self, key: &Key) -> bool {
-        match (self, key) {
-            (OwnedKey::Int(a), Key::Int(b)) => a == b,
-            (OwnedKey::Str(a), Key::Str(b)) => a.as_slice() == *b,
-            _ => false,
-        }
-    }
-}
-
-struct LeavingOut<'k> {
-    left_out: &'k [OwnedKey],
-    had_entries: bool,
-}
-
-impl Build for LeavingOut<'_> {
-    type Value = Zval;
-    type Array = ZBox<ZendHashTable>;
-    fn null(&mut self) -> Zval {
-        Zvals.null()
-    }
-    fn bool(&mut self, b: bool) -> Zval {
-        Zvals.bool(b)
-    }
-    fn long(&mut self, i: i64) -> Zval {
-        Zvals.long(i)
-    }
-    fn double(&mut self, d: f64) -> Zval {
-        Zvals.double(d)
-    }
-    fn string(&mut self, s: &[u8]) -> Zval {
-        Zvals.string(s)
-    }
-    fn empty_array(&mut self) -> Zval {
-        Zvals.empty_array()
-    }
-    fn array(&mut self, len: usize) -> ZBox<ZendHashTable> {
-        Zvals.array(len)
-    }
-    fn set(&mut self, array: &mut ZBox<ZendHashTable>, key: Key, value: Zval) {
-        Zvals.set(array, key, value);
-    }
-    fn finish(&mut self, array: ZBox<ZendHashTable>) -> Zval {
-        Zvals.finish(array)
-    }
-    fn skips(&mut self, depth: usize, key: &Key) -> bool {
-        if depth != 1 {
-            return false;
-        }
-        self.had_entries = true;
-        self.left_out.iter().any(|k| k.is(key))
-    }
 }
 
 /// `unserialize_max_depth`, as `unserialize` reads it with no options
@@ -98,9 +36,14 @@ pub fn max_depth() -> Option<usize> {
     usize::try_from(unsafe { zend_ini_long(name.as_ptr().cast(), name.len(), 0) }).ok()
 }
 
-struct Zvals;
+struct Zvals<'k> {
+    /// The outermost array's entries not built.
+    left_out: &'k [OwnedKey],
+    /// Whether the outermost array had any entry.
+    had_entries: bool,
+}
 
-impl Build for Zvals {
+impl Build for Zvals<'_> {
     type Value = Zval;
     type Array = ZBox<ZendHashTable>;
 
@@ -157,6 +100,14 @@ impl Build for Zvals {
 
     fn finish(&mut self, array: ZBox<ZendHashTable>) -> Zval {
         array_zval(array)
+    }
+
+    fn skips(&mut self, depth: usize, key: &Key) -> bool {
+        if depth != 1 {
+            return false;
+        }
+        self.had_entries = true;
+        self.left_out.iter().any(|k| k.is(key))
     }
 }
 

@@ -12,8 +12,7 @@ use crate::php::index::index_bundle::index_page;
 use crate::php::runtime::convert::bytes_zval;
 use crate::php::runtime::engine::{call_function, call_method};
 use crate::php::runtime::function::{self, Param};
-use crate::php::runtime::keys::{self, Key};
-use crate::php::runtime::unserialize::OwnedKey;
+use crate::php::runtime::keys::{self, Key, OwnedKey};
 use crate::php::runtime::zval::{array_zval, bool_zval, long_of, long_zval};
 use crate::php_semantics::text::php_trim_bytes;
 use crate::php_semantics::Decline;
@@ -71,8 +70,7 @@ fn crawl_items(args: &mut function::Args) -> Result<Zval, Decline> {
             for key in &left_out {
                 remove(&mut summary, key);
             }
-            let ht: &mut HashTable = unsafe { &mut *std::ptr::from_mut::<ZendHashTable>(&mut summaries).cast() };
-            keys::update(ht, lookup.as_key(), array_zval(summary));
+            keys::update(&mut summaries, lookup.as_key(), array_zval(summary));
         }
     }
     if format_words.is_null() || summaries.is_empty() || description_length <= 0 {
@@ -92,28 +90,18 @@ fn by_url(model: &mut Zval, url: Zval, index_name: Zval, unbuilt: &[OwnedKey]) -
     let Some((Some(offset), Some(generation))) = listed_pair(&found)? else {
         return Err(Decline); // getPage of what list() gives: not an int
     };
-    let (page, had_entries) = page(&mut index, offset, generation, unbuilt)?;
-    if !had_entries {
-        return if is_empty_page(&page) { Ok(Some(None)) } else { Err(Decline) };
-    }
-    Ok(Some(Some(owned_array(page).ok_or(Decline)?)))
-}
-
-/// `!$page || $page == []` for a page with no entries.
-fn is_empty_page(page: &Zval) -> bool {
-    page.array().is_some() || page.bool() == Some(false) || page.is_null()
+    Ok(Some(page(&mut index, offset, generation, unbuilt)?))
 }
 
 /// `$summaries[$key] = $this->formatSinglePageResult($summary, $format_words, $description_length)` for each.
 fn format(model: &mut Zval, summaries: ZBox<ZendHashTable>, format_words: Zval, description_length: i64) -> Result<Zval, Decline> {
     let mut formatted = ZendHashTable::new();
-    let ht: *mut HashTable = std::ptr::from_mut::<ZendHashTable>(&mut formatted).cast();
     for (key, summary) in keys::entries(&summaries) {
         let mut call = [summary.shallow_clone(), format_words.shallow_clone(), long_zval(description_length)];
         let Some(result) = call_method(model, "formatSinglePageResult", &mut call) else {
             return Ok(Zval::new()); // it threw: the exception is Yioop's
         };
-        keys::update(unsafe { &mut *ht }, key, result);
+        keys::update(&mut formatted, key, result);
     }
     Ok(array_zval(formatted))
 }
@@ -129,29 +117,23 @@ fn plan(lookups: &ZendHashTable) -> Result<Vec<(OwnedKey, Lookup)>, Decline> {
             if info.len() != 2 || !matches!(scheme, b"htt" | b"gop" | b"rec") {
                 return Err(Decline); // strings as items: list() of a string
             }
-            let (url, index_name) = (field(info, 0)?.shallow_clone(), field(info, 1)?.shallow_clone());
-            if !(index_name.is_string() || index_name.is_long()) {
-                return Err(Decline); // trim() would warn or throw
-            }
-            plan.push((owned(lookup), Lookup::Url { url, index_name }));
+            let (url, index_name) = (field(info, 0)?.shallow_clone(), index_name(field(info, 1)?)?);
+            plan.push((lookup.into(), Lookup::Url { url, index_name }));
             continue;
         }
         let mut items = Vec::with_capacity(info.len());
         for (_, item) in keys::entries(info) {
             let item = item.dereference().array().ok_or(Decline)?;
             if item.len() == 2 {
-                let (word_key, index_name) = (field(item, 0)?.shallow_clone(), field(item, 1)?.shallow_clone());
+                let (word_key, index_name) = (field(item, 0)?.shallow_clone(), index_name(field(item, 1)?)?);
                 items.push(Item::Pair { word_key, index_name });
                 continue;
             }
             let _ = (field(item, 0)?, field(item, 1)?);
-            let index_name = field(item, 2)?;
-            if !(index_name.is_string() || index_name.is_long()) {
-                return Err(Decline); // trim() would warn or throw
-            }
-            items.push(Item::Tuple { index_name: index_name.shallow_clone(), generation: field(item, 3)?.long(), offset: field(item, 4)?.long() });
+            let index_name = index_name(field(item, 2)?)?;
+            items.push(Item::Tuple { index_name, generation: field(item, 3)?.long(), offset: field(item, 4)?.long() });
         }
-        plan.push((owned(lookup), Lookup::Items(items)));
+        plan.push((lookup.into(), Lookup::Items(items)));
     }
     Ok(plan)
 }
@@ -161,20 +143,10 @@ fn field(array: &ZendHashTable, i: i64) -> Result<&Zval, Decline> {
     array.get_index(i).map(Zval::dereference).ok_or(Decline)
 }
 
-fn owned(key: Key) -> OwnedKey {
-    match key {
-        Key::Int(i) => OwnedKey::Int(i),
-        Key::Str(s) => OwnedKey::Str(s.to_vec()),
-    }
-}
-
-impl OwnedKey {
-    fn as_key(&self) -> Key<'_> {
-        match self {
-            OwnedKey::Int(i) => Key::Int(*i),
-            OwnedKey::Str(s) => Key::Str(s),
-        }
-    }
+/// An index name `IndexManager::getIndex` can take: trim() would warn
+/// about or throw on anything but a string or an int.
+fn index_name(name: &Zval) -> Result<Zval, Decline> {
+    if name.is_string() || name.is_long() { Ok(name.shallow_clone()) } else { Err(Decline) }
 }
 
 /// The fields to unset, as array keys; only ints and strings.
@@ -188,7 +160,7 @@ fn excluded(fields: &Zval) -> Result<Vec<OwnedKey>, Decline> {
                 return Ok(OwnedKey::Int(i));
             }
             let s = field.zend_str().ok_or(Decline)?.as_bytes();
-            Ok(owned(Key::of_string(s)))
+            Ok(Key::of_string(s).into())
         })
         .collect()
 }
@@ -208,9 +180,6 @@ fn merged(model: &mut Zval, items: &[Item], unbuilt: &[OwnedKey], min_length: i6
                 }
             }
         };
-        if !(index_name.is_string() || index_name.is_long()) {
-            return Err(Decline); // trim() would warn or throw
-        }
         let mut index = call_function(GET_INDEX, &mut [index_name.shallow_clone()]).ok_or(Decline)?;
         let (Some(offset), Some(generation)) = (offset, generation) else {
             continue; // is_integer fails: no page
@@ -218,14 +187,10 @@ fn merged(model: &mut Zval, items: &[Item], unbuilt: &[OwnedKey], min_length: i6
         if offset == 0 {
             continue;
         }
-        let (page, had_entries) = page(&mut index, offset, generation, unbuilt)?;
-        if !had_entries {
-            if is_empty_page(&page) {
-                continue; // !$page || $page == []
-            }
-            return Err(Decline); // a scalar page: Yioop's merge would warn
-        }
-        if merge.add(owned_array(page).ok_or(Decline)?, min_length)? {
+        let Some(page) = page(&mut index, offset, generation, unbuilt)? else {
+            continue; // !$page || $page == []
+        };
+        if merge.add(page, min_length)? {
             break;
         }
     }
@@ -246,14 +211,14 @@ impl Merge {
     fn add(&mut self, mut page: ZBox<ZendHashTable>, min_length: i64) -> Result<bool, Decline> {
         let Some(summary) = self.summary.as_mut() else {
             if let Some(description) = description(&page)? {
-                keys::update(as_ht(&mut page), Key::Str(DESCRIPTION), bytes_zval(&description));
+                keys::update(&mut page, Key::Str(DESCRIPTION), bytes_zval(&description));
                 self.seen.insert(description);
             }
             self.ellipsis = b" .. ";
             return long_enough(self.summary.insert(page), min_length);
         };
         if let Some(description) = description(&page)? {
-            let mut text = match keys::find(as_ht(summary), Key::Str(DESCRIPTION)).map(|slot| unsafe { &*slot }) {
+            let mut text = match keys::find(summary, Key::Str(DESCRIPTION)).map(|slot| unsafe { &*slot }) {
                 Some(value) if !value.is_null() => value.zend_str().ok_or(Decline)?.as_bytes().to_vec(), // a reference declines too
                 _ => Vec::new(),
             };
@@ -263,7 +228,7 @@ impl Merge {
                 self.ellipsis = b" .. ";
                 self.seen.insert(description);
             }
-            keys::update(as_ht(summary), Key::Str(DESCRIPTION), bytes_zval(&text));
+            keys::update(summary, Key::Str(DESCRIPTION), bytes_zval(&text));
         }
         if long_enough(summary, min_length)? {
             return Ok(true);
@@ -274,7 +239,7 @@ impl Merge {
             }
             // `if (!isset($summary[$attr])) $summary[$attr] = $value;`, the
             // value as foreach copies it.
-            let unset = match keys::find(as_ht(summary), attr).map(|slot| unsafe { &*slot }) {
+            let unset = match keys::find(summary, attr).map(|slot| unsafe { &*slot }) {
                 None => true,
                 // Assigning to a reference writes through it: declined.
                 Some(slot) if slot.is_reference() && slot.dereference().is_null() => return Err(Decline),
@@ -282,7 +247,7 @@ impl Merge {
                 Some(slot) => slot.is_null(),
             };
             if unset {
-                keys::update(as_ht(summary), attr, value.dereference().shallow_clone());
+                keys::update(summary, attr, value.dereference().shallow_clone());
             }
         }
         Ok(false)
@@ -310,15 +275,10 @@ fn owned_array(mut value: Zval) -> Option<ZBox<ZendHashTable>> {
     Some(unsafe { ZBox::from_raw(value.value.arr.cast::<ZendHashTable>()) })
 }
 
-fn as_ht(array: &mut ZBox<ZendHashTable>) -> &mut HashTable {
-    unsafe { &mut *std::ptr::from_mut::<ZendHashTable>(array).cast() }
-}
-
 /// `trim($page[DESCRIPTION])` where it is set; declines for a value trim
 /// would convert.
-fn description(page: &ZendHashTable) -> Result<Option<Vec<u8>>, Decline> {
-    let ht: &HashTable = unsafe { &*std::ptr::from_ref::<ZendHashTable>(page).cast() };
-    let Some(value) = keys::find(ht, Key::Str(DESCRIPTION)).map(|slot| unsafe { &*slot }) else {
+fn description(page: &HashTable) -> Result<Option<Vec<u8>>, Decline> {
+    let Some(value) = keys::find(page, Key::Str(DESCRIPTION)).map(|slot| unsafe { &*slot }) else {
         return Ok(None);
     };
     if value.is_reference() {
@@ -332,33 +292,42 @@ fn description(page: &ZendHashTable) -> Result<Option<Vec<u8>>, Decline> {
 
 /// `strlen($summary[DESCRIPTION]) > MIN_DESCRIPTION_LENGTH`; declines
 /// where strlen would warn (no description).
-fn long_enough(summary: &ZendHashTable, min_length: i64) -> Result<bool, Decline> {
-    let ht: &HashTable = unsafe { &*std::ptr::from_ref::<ZendHashTable>(summary).cast() };
-    let value = keys::find(ht, Key::Str(DESCRIPTION)).map(|slot| unsafe { &*slot }.dereference()).ok_or(Decline)?;
+fn long_enough(summary: &HashTable, min_length: i64) -> Result<bool, Decline> {
+    let value = keys::find(summary, Key::Str(DESCRIPTION)).map(|slot| unsafe { &*slot }.dereference()).ok_or(Decline)?;
     let len = value.zend_str().ok_or(Decline)?.len();
     Ok(i64::try_from(len).unwrap_or(i64::MAX) > min_length)
 }
 
-fn remove(summary: &mut ZBox<ZendHashTable>, key: &OwnedKey) {
+/// `unset($summary[$key])`.
+fn remove(summary: &mut HashTable, key: &OwnedKey) {
     unsafe {
         match key {
-            OwnedKey::Int(i) => ext_php_rs::ffi::zend_hash_index_del(as_ht(summary), *i as u64),
-            OwnedKey::Str(s) => ext_php_rs::ffi::zend_hash_str_del(as_ht(summary), s.as_ptr().cast(), s.len()),
+            OwnedKey::Int(i) => ext_php_rs::ffi::zend_hash_index_del(summary, *i as u64),
+            OwnedKey::Str(s) => ext_php_rs::ffi::zend_hash_str_del(summary, s.as_ptr().cast(), s.len()),
         };
     }
 }
 
-/// `$index->getPage($offset, $generation)`: natively where the index and
-/// its summaries are Yioop's own classes, else through PHP.
-fn page(index: &mut Zval, offset: i64, generation: i64, unbuilt: &[OwnedKey]) -> Result<(Zval, bool), Decline> {
-    if let Ok(read) = index_page(index, offset, generation, unbuilt) {
-        return Ok(read);
+/// `$index->getPage($offset, $generation)` as the loop takes it: the page
+/// as this code's own array, or None for `!$page || $page == []`;
+/// declines for a page that is something else (the merge would warn).
+/// Read natively where the index and its summaries are Yioop's own
+/// classes, else through PHP.
+fn page(index: &mut Zval, offset: i64, generation: i64, unbuilt: &[OwnedKey]) -> Result<Option<ZBox<ZendHashTable>>, Decline> {
+    let (page, had_entries) = match index_page(index, offset, generation, unbuilt) {
+        Ok(read) => read,
+        Err(Decline) if index.is_object() => {
+            let page = call_method(index, "getPage", &mut [long_zval(offset), long_zval(generation)]).ok_or(Decline)?;
+            let had_entries = page.array().is_some_and(|a| !a.is_empty());
+            (page, had_entries)
+        }
+        Err(Decline) => return Err(Decline), // getPage() on a non-object: Yioop throws
+    };
+    if had_entries {
+        return owned_array(page).map(Some).ok_or(Decline);
     }
-    if !index.is_object() {
-        return Err(Decline); // getPage() on a non-object: Yioop throws
+    if page.array().is_some() || page.bool() == Some(false) || page.is_null() {
+        return Ok(None);
     }
-    let page = call_method(index, "getPage", &mut [long_zval(offset), long_zval(generation)]).ok_or(Decline)?;
-    let had = page.array().map_or(page.bool().unwrap_or(true) && !page.is_null(), |a| !a.is_empty());
-    Ok((page, had))
+    Err(Decline)
 }
-

@@ -46,6 +46,7 @@ function archiveRecords(): array
             'numeric' => serialize(['t' => 'numeric keys', '12' => 'twelve', '012' => 'oh twelve']),
             'spaces' => serialize(['t' => " \0\x0B spaced \r ", 's' => 'Spaces', 'q' => 'page']),
             'tied' => serialize($tied),
+            'scalar' => serialize(7),
         ],
     ];
 }
@@ -102,6 +103,7 @@ function crawlItemsCases(array $offsets): array
         'an int description' => ['lookups' => ['h1' => [$i('intdesc')]], 'exclude' => EXCLUDE],
         'an unknown index' => ['lookups' => ['h1' => [$i('beta', 'nope')]], 'exclude' => EXCLUDE],
         'strings as items' => ['lookups' => ['h1' => ['abc', 'def']], 'exclude' => EXCLUDE],
+        'a page that is not an array' => ['lookups' => ['h1' => [$i('scalar'), $i('beta')]], 'exclude' => EXCLUDE],
         'an item missing an entry' => ['lookups' => ['h1' => [['m', 'k', INDEX, 0]]], 'exclude' => EXCLUDE],
         // Last: the file changes under the cache.
         'a record damaged underneath' => ['damage' => 'alpha', 'lookups' => ['h1' => [$i('alpha'), $i('beta')]], 'exclude' => EXCLUDE],
