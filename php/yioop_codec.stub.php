@@ -51,9 +51,12 @@
  *   64, or "auto" (the available cores, at most 4).
  * - yioop.summary_cache_size: bytes of summary records (compressed, with
  *   their inflated text, or for nonNetworkGetCrawlItems the text of the
- *   fields it builds) one process keeps, so that a record read alone
- *   again is not inflated again ("16M" default; php.ini's K, M and G; 0
- *   keeps none).
+ *   fields it builds) kept in memory that every process of a server
+ *   shares (php-fpm's workers, Apache's prefork children), so that a
+ *   record read alone again, by any of them, is not inflated again ("64M"
+ *   default; php.ini's K, M and G; 0 keeps none). Read once, when the
+ *   module starts: php.ini or the server's command line, not a pool's
+ *   php_admin_value.
  */
 
 namespace {
@@ -494,15 +497,16 @@ namespace yioop_codec\archive {
     function getPage(object $bundle, mixed $offset, mixed $partition): mixed {}
 
     /**
-     * Not a Yioop method: what this process's summary cache
-     * (yioop.summary_cache_size) did since the process started. A read of
-     * one record (WebArchiveBundle::getPage's) keeps the record and its
-     * inflated text (for nonNetworkGetCrawlItems, the text of the fields it
-     * builds), and a later read that finds the same bytes at that offset
-     * uses the text kept: hits, misses (records inflated),
-     * turnovers (the newer half filled and the older was dropped),
-     * entries (records held), held_bytes and limit_bytes. For operators
-     * sizing the cache.
+     * Not a Yioop method: what the summary cache (yioop.summary_cache_size)
+     * did since the module started, in every process that shares it (a
+     * php-fpm master's workers). A read of one record
+     * (WebArchiveBundle::getPage's) keeps the record and its inflated text
+     * (for nonNetworkGetCrawlItems, the text of the fields it builds), and
+     * a later read, by any of those processes, that finds the same bytes at
+     * that offset uses the text kept: hits, misses (records inflated),
+     * turnovers (times the cache's ring went round, overwriting its oldest
+     * entries), entries (records held), held_bytes and limit_bytes. For
+     * operators sizing the cache.
      */
     function summaryCacheStats(): array {}
 

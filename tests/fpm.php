@@ -78,6 +78,9 @@ function pools(string $dir, string $cache): array
         'on-fixed' => [['yioop.opencl' => 'on'], $fixed, $dynamic],
         'rss' => [['yioop.opencl' => 'on'], $fixed,
             ['pm' => 'static', 'pm.max_children' => 1, 'pm.max_requests' => 0]],
+        // a fresh worker per request
+        'summary' => [['yioop.opencl' => 'off'], [], ['pm' => 'static', 'pm.max_children' => 1,
+            'pm.max_requests' => 1]],
     ];
 }
 
@@ -224,6 +227,43 @@ function checkRss(string $dir): ?int
     return $last['rss_kb'];
 }
 
+/**
+ * The summary cache is one for the server: a summary one worker read is
+ * not inflated again by the next worker fpm forks (the pool gives each
+ * request a fresh worker).
+ */
+function checkSharedSummaries(string $dir): void
+{
+    $first = request($dir, 'summary', 'do=summary');
+    $second = request($dir, 'summary', 'do=summary');
+    if ($first === null || $second === null) {
+        return;
+    }
+    $counts = fn (array $r) => [$r['summary_cache']['hits'], $r['summary_cache']['misses']];
+    printf("  summary     workers %d then %d: hits and misses %s then %s\n", $first['pid'],
+        $second['pid'], json_encode($counts($first)), json_encode($counts($second)));
+    if ($first['failures'] + $second['failures'] > 0) {
+        fail('[summary] ' . implode('; ', array_merge($first['failed'], $second['failed'])));
+    }
+    if ($first['pid'] === $second['pid']) {
+        fail('[summary] the same worker answered twice (pm.max_requests = 1)');
+    }
+    $hits = $counts($second)[0] - $counts($first)[0];
+    $misses = $counts($second)[1] - $counts($first)[1];
+    if ([$hits, $misses] !== [1, 0]) {
+        fail("[summary] the second worker's read: $hits hits, $misses misses; the first worker's "
+            . 'record should have been found in the memory the workers share');
+    }
+}
+
+/** A WebArchive file of one summary, as WebArchive writes its records. */
+function summaryArchive(string $file): void
+{
+    $body = gzencode(serialize(['TITLE' => 'shared', 'DESCRIPTION' => str_repeat('words ', 200)]), 9);
+    $header = "\x1f\x8b\x08\x00" . pack('N', strlen($body)) . "\x00\x03\x03\x00" . str_repeat("\x00", 8);
+    file_put_contents($file, $header . $body . str_repeat("\0", 64));
+}
+
 function removeTree(string $path): void
 {
     if (is_dir($path) && !is_link($path)) {
@@ -294,6 +334,9 @@ foreach (['yioop-2019', 'common'] as $vectors) {
 mkdir("$dir/app/support");
 copy("$root/tests/support/Vectors.php", "$dir/app/support/Vectors.php");
 copy("$root/tests/support/fpm/worker.php", "$dir/app/worker.php");
+mkdir("$dir/app/support/archive");
+copy("$root/tests/support/archive/stand-ins.php", "$dir/app/support/archive/stand-ins.php");
+summaryArchive("$dir/app/summaries.bin");
 mkdir("$dir/pocl-cache", 0755);
 chown("$dir/pocl-cache", $user);
 $pools = pools($dir, "$dir/pocl-cache");
@@ -326,6 +369,7 @@ foreach (array_keys($expect) as $pool) {
     }
 }
 $liveRss = checkRss($dir);
+checkSharedSummaries($dir);
 
 $log = (string)file_get_contents("$dir/fpm.log");
 preg_match_all('/^.*exited on signal.*$/m', $log, $deaths);

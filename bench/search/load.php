@@ -42,7 +42,8 @@ function loadAndColdPhases(SearchPages $pages, array $queries, array $options): 
 
 /**
  * Timings per configuration: ["seconds" => [class => [...]], "wall" => s,
- * "rss" => [[requests so far, max kB, total kB, workers], ...]].
+ * "rss" => [[requests so far, max kB, total kB, workers, max kB less the pool's shared
+ * memory], ...]].
  */
 function loadPhase(SearchPages $pages, array $queries, array $names, int $clients,
     int $requests): array
@@ -60,8 +61,10 @@ function loadPhase(SearchPages $pages, array $queries, array $names, int $client
             }
             $load[$name]["wall"] = ($load[$name]["wall"] ?? 0.0) + $wall;
             $rss = $pages->workerRss($name);
+            $shared = $pages->workerRss($name, "RssShmem");
+            $own = array_map(fn($pid) => $rss[$pid] - ($shared[$pid] ?? 0), array_keys($rss));
             $load[$name]["rss"][] = [$done + $n, $rss ? max($rss) : 0, array_sum($rss),
-                count($rss)];
+                count($rss), $own ? max($own) : 0];
         }
         $done += $n;
         fprintf(STDERR, "\rload: %d of %d requests per configuration", $done, $requests);
@@ -149,13 +152,18 @@ function printLoad(array $load, array $queries, int $clients): void
     printTimings($timings, $queries, array_map(fn($run) => array_sum(array_map("count",
         $run["seconds"])) / $run["wall"], $load), "$clients clients");
     echo "\nphp-fpm worker RSS (MB) after each block of " . LOAD_BLOCK . " requests: first, "
-        . "last and highest (of any worker), and the workers' total at the end:\n";
+        . "last and highest (of any worker), and the workers' total at the end; then the "
+        . "same less the memory the pool shares (the summary cache, held once but counted "
+        . "in each worker's RSS as far as it has touched it):\n";
     foreach ($load as $name => $run) {
-        $max = array_column($run["rss"], 1);
         $last = end($run["rss"]);
-        printf("%-14s first %6.1f  last %6.1f  highest %6.1f  total %7.1f (%d workers, after %d "
-            . "requests)\n", $name, $max[0] / 1024, end($max) / 1024, max($max) / 1024,
-            $last[2] / 1024, $last[3], $last[0]);
+        foreach ([1 => "", 4 => "  own"] as $column => $label) {
+            $max = array_column($run["rss"], $column);
+            printf("%-14s first %6.1f  last %6.1f  highest %6.1f%s\n", $name . $label,
+                $max[0] / 1024, end($max) / 1024, max($max) / 1024, $column === 1
+                ? sprintf("  total %7.1f (%d workers, after %d requests)", $last[2] / 1024,
+                $last[3], $last[0]) : "");
+        }
     }
 }
 
@@ -175,12 +183,12 @@ function printCacheStats(SearchPages $pages, array $names): void
         $stats = $pages->cacheStats($name, "summary_cache", 4 * FPM_CHILDREN);
         if ($stats !== null) {
             $reads = $stats["hits"] + $stats["misses"];
-            printf("summary cache %-12s %d workers: %d hits, %d misses (hit rate %.1f%%), %d turnovers,"
-                . " %d records in %.1f MB (%.1f KB each, compressed and inflated) of %.0f MB each\n",
+            printf("summary cache %-12s shared by %d workers: %d hits, %d misses (hit rate %.1f%%),"
+                . " %d turnovers, %d records in %.1f MB (%.1f KB each, as read and as kept) of %.0f MB\n",
                 $name, $stats["workers"], $stats["hits"], $stats["misses"],
                 $reads ? 100 * $stats["hits"] / $reads : 0, $stats["turnovers"], $stats["entries"] ?? 0,
                 $stats["held_bytes"] / 1048576, $stats["held_bytes"] / max(1, $stats["entries"] ?? 0) / 1024,
-                $stats["limit_bytes"] / max(1, $stats["workers"]) / 1048576);
+                $stats["limit_bytes"] / 1048576);
         }
     }
 }

@@ -6,6 +6,7 @@
 //! - [`dictionary`]: IndexDictionary's files and `getWordInfo`.
 //! - [`archive`]: web archive records found, read and inflated.
 //! - [`bloom`]: BloomFilterFile's look-up, its MD5 digests many at once.
+//! - [`shared_memory`]: memory a server's forked workers share, and its lock.
 //! - `prefetch`: the cache-line hint that scattered reads share.
 
 pub mod archive;
@@ -14,3 +15,4 @@ pub mod dictionary;
 pub mod int_map;
 pub(crate) mod prefetch;
 pub mod shard;
+pub mod shared_memory;

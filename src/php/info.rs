@@ -18,7 +18,7 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
     info_table_row!("OpenCL prefix-sum min length (yioop.opencl_prefix_min_length)", current.dispatch.prefix_min_length.to_string());
     info_table_row!("OpenCL probe time limit (yioop.opencl_probe_timeout)", format!("{} s", settings::probe_timeout().as_secs()));
     block_cache_rows(current.block_cache_bytes);
-    summary_cache_rows(current.summary_cache_bytes);
+    summary_cache_rows();
     info_table_row!("Record compression threads (yioop.compress_threads)", settings::compress_threads().to_string());
     info_table_row!("Record compression zlib", crate::index::archive::deflate::zlib_version());
     opencl_rows(&current.dispatch);
@@ -35,13 +35,15 @@ fn block_cache_rows(limit: usize) {
     );
 }
 
-/// The summary record cache's size and what it did in this process.
-fn summary_cache_rows(limit: usize) {
+/// The summary record cache's size and what it did, in every process that
+/// shares it.
+fn summary_cache_rows() {
     let stats = record_cache::cache_stats();
-    info_table_row!("Summary cache per process (yioop.summary_cache_size)", format!("{} KiB", limit >> 10));
+    let (held, limit) = record_cache::cache_size();
+    info_table_row!("Summary cache shared by this server's processes (yioop.summary_cache_size)", format!("{} KiB", limit >> 10));
     info_table_row!(
-        "Summary cache in this process",
-        format!("{} records in {} KiB, {} hits, {} misses, {} turnovers", record_cache::cache_entries(), record_cache::cache_size().0 >> 10, stats.hits, stats.misses, stats.turnovers)
+        "Summary cache, all processes",
+        format!("{} records in {} KiB, {} hits, {} misses, {} turnovers", record_cache::cache_entries(), held >> 10, stats.hits, stats.misses, stats.turnovers)
     );
 }
 

@@ -32,6 +32,8 @@ pub extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
     for problem in settings::startup_problems() {
         php_error(&ErrorType::CoreWarning, &problem);
     }
+    // Mapped before a forking server forks: its workers share the memory.
+    crate::index::archive::record_cache::start(settings::summary_cache_bytes());
     // The CLI runs in the process that starts the module: build the OpenCL
     // context now. Forking SAPIs (php-fpm, Apache prefork) start modules
     // before fork(), and a context does not survive fork(): their workers
@@ -60,6 +62,7 @@ fn prepare_opencl() {
 
 extern "C" fn shutdown(_type: i32, module_number: i32) -> i32 {
     settings::unregister(module_number);
+    crate::index::archive::record_cache::stop();
     index::shard::release_objects();
     index::dictionary::release_objects();
     0

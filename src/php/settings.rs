@@ -12,6 +12,8 @@ use std::ffi::CStr;
 /// Set per server or per directory: a value changed mid-request could not
 /// take effect until the next request, so ini_set() is refused outright.
 const PER_DIR: IniEntryPermission = IniEntryPermission::PerDir.union(IniEntryPermission::System);
+/// Read once, when the module starts (before a server forks its workers).
+const SYSTEM: IniEntryPermission = IniEntryPermission::System;
 
 pub const FORMAT: &CStr = c"yioop.format";
 pub const OPENCL: &CStr = c"yioop.opencl";
@@ -39,7 +41,7 @@ static INI_ENTRIES: IniEntryDefs<9> = IniEntryDefs::new([
     IniEntryDef::new(OPENCL_PROBE_TIMEOUT, c"60", PER_DIR),
     IniEntryDef::new(BLOCK_CACHE_SIZE, c"64M", PER_DIR),
     IniEntryDef::new(COMPRESS_THREADS, c"1", PER_DIR),
-    IniEntryDef::new(SUMMARY_CACHE_SIZE, c"16M", PER_DIR),
+    IniEntryDef::new(SUMMARY_CACHE_SIZE, c"64M", SYSTEM),
     IniEntryDef::end(),
 ]);
 
@@ -85,9 +87,9 @@ fn block_cache_bytes() -> usize {
     quantity(&ini_value(BLOCK_CACHE_SIZE)).unwrap_or(crate::index::shard::shared::DEFAULT_CACHE_BYTES)
 }
 
-/// `yioop.summary_cache_size`: bytes of inflated summary records a
-/// process keeps.
-fn summary_cache_bytes() -> usize {
+/// `yioop.summary_cache_size`: bytes of summary records the processes of
+/// a server keep together.
+pub fn summary_cache_bytes() -> usize {
     quantity(&ini_value(SUMMARY_CACHE_SIZE)).unwrap_or(crate::index::archive::record_cache::DEFAULT_CACHE_BYTES)
 }
 
@@ -118,7 +120,6 @@ pub struct Settings {
     pub format: Format,
     pub dispatch: Dispatch,
     pub block_cache_bytes: usize,
-    pub summary_cache_bytes: usize,
 }
 
 impl Settings {
@@ -128,7 +129,7 @@ impl Settings {
         let mode = Mode::parse(&ini_value(OPENCL)).unwrap_or(Mode::Auto);
         let dispatch = Dispatch::new(mode, length_setting(OPENCL_MIN_LENGTH))
             .with_prefix_min_length(length_setting(OPENCL_PREFIX_MIN_LENGTH));
-        Settings { format, dispatch, block_cache_bytes: block_cache_bytes(), summary_cache_bytes: summary_cache_bytes() }
+        Settings { format, dispatch, block_cache_bytes: block_cache_bytes() }
     }
 }
 
@@ -145,7 +146,6 @@ thread_local! {
 pub fn refresh() {
     let settings = Settings::read();
     crate::index::shard::shared::set_cache_limit(settings.block_cache_bytes);
-    crate::index::archive::record_cache::set_cache_limit(settings.summary_cache_bytes);
     CURRENT.with(|c| c.set(Some(settings)));
 }
 
@@ -179,7 +179,7 @@ pub fn startup_problems() -> Vec<String> {
             problems.push(format!("{}: '{value}' is not a count, using the default", name.to_string_lossy()));
         }
     }
-    for (name, default) in [(BLOCK_CACHE_SIZE, "64M"), (SUMMARY_CACHE_SIZE, "16M")] {
+    for (name, default) in [(BLOCK_CACHE_SIZE, "64M"), (SUMMARY_CACHE_SIZE, "64M")] {
         let value = ini_value(name);
         if quantity(&value).is_none() {
             problems.push(format!("{}: '{value}' is not a size (64M, 512K, 0), using {default}", name.to_string_lossy()));

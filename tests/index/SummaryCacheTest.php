@@ -39,7 +39,7 @@ class SummaryCacheTest extends TestCase
             . 'function one($archive, $at) { return yioop_codec\archive\getObjects($archive, $at, 1, false, null, 1 << 30)[0][1] ?? null; }'
             . $body
             . 'ob_start(); phpinfo(INFO_MODULES); $info = ob_get_clean();'
-            . 'preg_match("/^Summary cache per process.*$/m", $info, $row);'
+            . 'preg_match("/^Summary cache shared.*$/m", $info, $row);'
             . 'echo json_encode([$result, yioop_codec\archive\summaryCacheStats(), $row[0] ?? ""]);';
         try {
             return SettingProcess::run('yioop.summary_cache_size', $size, $script);
@@ -55,8 +55,8 @@ class SummaryCacheTest extends TestCase
     public static function sizes(): iterable
     {
         // [setting, hits, misses]: three records read alone, twice
-        yield 'default 16M: the second reads hit' => ['16M', 3, 3];
-        yield 'none (0): every read inflates' => ['0', 0, 6];
+        yield 'default 64M: the second reads hit' => ['64M', 3, 3];
+        yield 'none (0): nothing kept or looked up' => ['0', 0, 0];
     }
 
     /** @dataProvider sizes */
@@ -66,7 +66,7 @@ class SummaryCacheTest extends TestCase
         [$titles, $stats] = self::runWith($size, self::READ_TWICE);
         $this->assertSame(['one', 'two', 'three', 'one', 'two', 'three'], $titles);
         $this->assertSame([$hits, $misses], [$stats['hits'], $stats['misses']]);
-        $this->assertSame(['16M' => 16 << 20, '0' => 0][$size], $stats['limit_bytes']);
+        $this->assertSame(['64M' => 64 << 20, '0' => 0][$size], $stats['limit_bytes']);
         $this->assertSame($size === '0', $stats['held_bytes'] === 0);
         $this->assertSame($size === '0' ? 0 : 3, $stats['entries']);
     }
@@ -78,7 +78,7 @@ class SummaryCacheTest extends TestCase
             . '$other = record(serialize(["TITLE" => "TWO", "LINKS" => range(1, 400)]));'
             . '$fh = fopen($file, "r+"); fseek($fh, $offsets[1]); fwrite($fh, $other . str_repeat("\0", 64)); fclose($fh);'
             . '$result = [$before["TITLE"], one($archive, $offsets[1])["TITLE"], one($archive, $offsets[1])["TITLE"]];';
-        [$result, $stats] = self::runWith('16M', $body);
+        [$result, $stats] = self::runWith('64M', $body);
         $this->assertSame(['two', 'TWO', 'TWO'], $result);
         $this->assertSame([1, 2], [$stats['hits'], $stats['misses']]);
     }
@@ -90,7 +90,7 @@ class SummaryCacheTest extends TestCase
             . '$fh = fopen($file, "r+"); fseek($fh, $offsets[1] + 60); $b = fread($fh, 1);'
             . 'fseek($fh, $offsets[1] + 60); fwrite($fh, chr(ord($b) ^ 0xff)); fclose($fh);'
             . '$result = [$before["TITLE"], yioop_codec\archive\getObjects($archive, $offsets[1], 1, false, null, 1 << 30)];';
-        [$result] = self::runWith('16M', $body);
+        [$result] = self::runWith('64M', $body);
         $this->assertSame(['two', null], $result, "declined, left to Yioop's gzinflate");
     }
 
@@ -99,7 +99,7 @@ class SummaryCacheTest extends TestCase
         // nextObjects while indexing reads each record once.
         $body = '$all = yioop_codec\archive\getObjects($archive, 0, 3, false, null, 1 << 30);'
             . '$result = array_map(fn($pair) => $pair[1]["TITLE"], $all);';
-        [$titles, $stats] = self::runWith('16M', $body);
+        [$titles, $stats] = self::runWith('64M', $body);
         $this->assertSame(['one', 'two', 'three'], $titles);
         $this->assertSame([0, 0, 0], [$stats['hits'], $stats['misses'], $stats['held_bytes']]);
     }
@@ -113,7 +113,7 @@ class SummaryCacheTest extends TestCase
     public function testAnUnreadableSizeKeepsTheDefault(): void
     {
         [, $stats, , $printed] = self::runWith('lots', '$result = null;');
-        $this->assertSame(16 << 20, $stats['limit_bytes']);
+        $this->assertSame(64 << 20, $stats['limit_bytes']);
         $this->assertStringContainsString("yioop.summary_cache_size: 'lots' is not a size", $printed);
     }
 }

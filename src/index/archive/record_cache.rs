@@ -1,45 +1,59 @@
-//! Inflated summary records kept across requests, per process.
+//! Summary records kept across requests, in memory every worker of a server
+//! shares.
 //!
 //! A search page reads the summaries of about 200 documents one record at
 //! a time (`WebArchiveBundle::getPage`), and the same documents come back
 //! for query after query: at 100,000 pages, inflating them was a fifth of
-//! a switched worker's CPU. Here a record read once is inflated once.
+//! a switched worker's CPU. Here a record read once is inflated once, by
+//! whichever worker reads it first: the cache is mapped at module startup,
+//! before php-fpm forks its workers, so they all keep into and read from
+//! the same memory ([`crate::index::shared_memory`]). Held apart per
+//! worker, four workers kept a quarter of the records each, mostly the
+//! same ones.
 //!
 //! An entry is found by the record's offset and gzip trailer, and used only
 //! where the record read now is byte for byte the one that was inflated: the
 //! answer is the inflation of the bytes on disk now, whatever happened to
-//! the file in between. The bytes are read from the file on every call
-//! regardless; only the inflating is saved.
+//! the file in between, and whichever file or site the worker read. The
+//! bytes are read from the file on every call regardless; only the inflating
+//! is saved.
 //!
-//! Two halves bound the memory: entries go into the newer half; when it
-//! holds half the limit, it becomes the older half and the older one is
-//! dropped. A hit in the older half moves the entry to the newer, so what
-//! searches keep reading stays (an LRU at the cost of two maps).
+//! Entries are written one after another into a ring; the oldest are
+//! overwritten first. A hit on an entry in the older half of the ring writes
+//! it again at the front, so what searches keep reading stays (an LRU at the
+//! cost of a copy). A bucket of slots per key hash says where an entry is.
 
 use super::{inflate, Decline};
-use rustc_hash::FxHashMap;
-use std::cell::RefCell;
+use crate::index::shared_memory::{Held, SharedLock, SharedMemory};
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
+use std::sync::{RwLock, RwLockReadGuard};
 
-/// Bytes of records (compressed and inflated) a process keeps by default
-/// (`yioop.summary_cache_size`).
-pub const DEFAULT_CACHE_BYTES: usize = 16 << 20;
+/// Bytes of records (compressed, with what is kept of them) a server's
+/// processes keep together by default (`yioop.summary_cache_size`).
+pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
 
-/// What a map entry costs beyond its bytes.
-const ENTRY_OVERHEAD: usize = 64;
+/// Slots a key may take, looked at together.
+const BUCKET: usize = 8;
+/// Ring bytes per slot: an entry of a search's summary is 10 to 20 KB.
+const RING_BYTES_PER_SLOT: usize = 4 << 10;
+/// The smallest ring worth mapping.
+const MIN_RING: usize = 4 << 10;
 
-/// What this cache did in this process so far.
+/// What the cache did since the module started (every process together).
+#[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CacheStats {
-    /// Records whose inflated bytes were kept.
+    /// Records whose kept text was used.
     pub hits: u64,
     /// Records inflated.
     pub misses: u64,
-    /// Times the newer half filled and the older half was dropped.
+    /// Times the ring went round, overwriting its oldest entries.
     pub turnovers: u64,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 struct Key {
     offset: i64,
     /// The gzip trailer: CRC-32 and size of the inflated bytes.
@@ -49,29 +63,231 @@ struct Key {
     variant: u64,
 }
 
-struct Entry {
-    record: Box<[u8]>,
-    inflated: Rc<[u8]>,
+/// Where an entry is: `record_len` bytes of the record as read, then
+/// `kept_len` of what was made of it, from ring position `at` on. Zeroed
+/// (`record_len` 0): empty.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: Key,
+    at: u64,
+    record_len: u32,
+    kept_len: u32,
 }
 
-impl Entry {
-    fn cost(&self) -> usize {
-        self.record.len() + self.inflated.len() + ENTRY_OVERHEAD
+impl Slot {
+    fn len(&self) -> u64 {
+        u64::from(self.record_len) + u64::from(self.kept_len)
     }
 }
 
-#[derive(Default)]
-struct Halves {
-    newer: FxHashMap<Key, Entry>,
-    older: FxHashMap<Key, Entry>,
-    newer_bytes: usize,
-    older_bytes: usize,
-    limit: usize,
+/// What the lock guards besides the slots and the ring. It follows the
+/// lock, on a cache line of its own: other processes touch the lock's
+/// bytes while they wait.
+#[repr(C)]
+struct Header {
+    /// Ring position of the next byte written; only grows.
+    head: u64,
     stats: CacheStats,
 }
 
-thread_local! {
-    static CACHE: RefCell<Halves> = RefCell::new(Halves { limit: DEFAULT_CACHE_BYTES, ..Halves::default() });
+const HEADER_AT: usize = align64(SharedLock::SIZE);
+
+/// One cache: the lock, a header, the slots, the ring, in one shared mapping.
+pub struct RecordCache {
+    memory: SharedMemory,
+    lock: SharedLock,
+    slots: usize,
+    slots_at: usize,
+    ring_at: usize,
+    ring: u64,
+}
+
+const fn align64(n: usize) -> usize {
+    (n + 63) & !63
+}
+
+impl RecordCache {
+    /// A cache of `bytes` in all; None where that leaves no ring worth
+    /// having (0 asks for none) or the memory cannot be had.
+    pub fn new(bytes: usize) -> Option<RecordCache> {
+        let slots = (bytes / RING_BYTES_PER_SLOT / BUCKET).max(1) * BUCKET;
+        let slots_at = HEADER_AT + align64(std::mem::size_of::<Header>());
+        let ring_at = slots_at + align64(slots * std::mem::size_of::<Slot>());
+        let ring = bytes.checked_sub(ring_at).filter(|&ring| ring >= MIN_RING)?;
+        let memory = SharedMemory::map(bytes)?;
+        let lock = unsafe { SharedLock::init(memory.base().cast()) }?;
+        Some(RecordCache { memory, lock, slots, slots_at, ring_at, ring: ring as u64 })
+    }
+
+    /// What `make` gives for `record` (read at `offset`), as variant
+    /// `variant`: kept from an earlier call that read the same bytes, else
+    /// made now and kept.
+    pub fn kept(&self, offset: i64, record: &[u8], variant: u64, make: impl FnOnce(&[u8]) -> Result<Rc<[u8]>, Decline>) -> Result<Rc<[u8]>, Decline> {
+        let Some(key) = key(offset, record, variant) else {
+            return make(record); // too short to be a member: it declines
+        };
+        if let Some(found) = self.find(key, record) {
+            return Ok(found);
+        }
+        let made = make(record)?;
+        if let Some(held) = self.lock() {
+            let slot = self.slot_for(key, self.header().head);
+            self.append(&held, slot, key, record, &made);
+        }
+        Ok(made)
+    }
+
+    /// The kept text of `key` where its record is `record` (counted as a
+    /// hit, else as a miss).
+    fn find(&self, key: Key, record: &[u8]) -> Option<Rc<[u8]>> {
+        let held = self.lock()?;
+        let head = self.header().head;
+        for i in self.bucket(key) {
+            let slot = self.slot(i);
+            if slot.key != key || !self.intact(&slot, head) || self.bytes(slot.at, slot.record_len) != record {
+                continue;
+            }
+            let kept: Rc<[u8]> = Rc::from(self.bytes(slot.at + u64::from(slot.record_len), slot.kept_len));
+            self.header().stats.hits += 1;
+            if head - slot.at > self.ring / 2 {
+                self.append(&held, i, key, record, &kept); // read again: moved to the front
+            }
+            return Some(kept);
+        }
+        self.header().stats.misses += 1;
+        None
+    }
+
+    /// The lock; where its last holder died, every entry is forgotten
+    /// first (it may have died mid-write).
+    fn lock(&self) -> Option<Held<'_>> {
+        let held = self.lock.lock()?;
+        if held.recovered {
+            for i in 0..self.slots {
+                unsafe { self.slot_ptr(i).write(Slot::default()) };
+            }
+        }
+        Some(held)
+    }
+
+    /// Writes the entry at the ring's front (from its start where it would
+    /// not fit before the end) and points slot `i` at it. An entry over half
+    /// the ring is not kept.
+    fn append(&self, _held: &Held, i: usize, key: Key, record: &[u8], kept: &[u8]) {
+        let len = (record.len() + kept.len()) as u64;
+        if len > self.ring / 2 {
+            return;
+        }
+        let header = self.header();
+        let mut at = header.head;
+        if at % self.ring + len > self.ring {
+            at += self.ring - at % self.ring;
+        }
+        header.stats.turnovers += (at + len) / self.ring - header.head / self.ring;
+        unsafe {
+            let to = self.memory.base().add(self.ring_at + (at % self.ring) as usize);
+            std::ptr::copy_nonoverlapping(record.as_ptr(), to, record.len());
+            std::ptr::copy_nonoverlapping(kept.as_ptr(), to.add(record.len()), kept.len());
+        }
+        header.head = at + len;
+        let slot = Slot { key, at, record_len: record.len() as u32, kept_len: kept.len() as u32 };
+        unsafe { self.slot_ptr(i).write(slot) };
+    }
+
+    /// The slot a new entry for `key` takes: one holding `key` already, an
+    /// empty or overwritten one, else the bucket's oldest.
+    fn slot_for(&self, key: Key, head: u64) -> usize {
+        let mut oldest = (u64::MAX, 0);
+        for i in self.bucket(key) {
+            let slot = self.slot(i);
+            if slot.key == key || !self.intact(&slot, head) {
+                return i;
+            }
+            oldest = oldest.min((slot.at, i));
+        }
+        oldest.1
+    }
+
+    /// Whether the slot's entry is whole: written, and not yet overwritten
+    /// by the ring going round (checked in full, as another process wrote it).
+    fn intact(&self, slot: &Slot, head: u64) -> bool {
+        let len = slot.len();
+        slot.record_len > 0 && len <= self.ring / 2 && slot.at.checked_add(len).is_some_and(|end| end <= head)
+            && head <= slot.at.saturating_add(self.ring) && slot.at % self.ring + len <= self.ring
+    }
+
+    fn bucket(&self, key: Key) -> std::ops::Range<usize> {
+        let mut hasher = rustc_hash::FxHasher::default();
+        key.hash(&mut hasher);
+        let first = (hasher.finish() as usize % (self.slots / BUCKET)) * BUCKET;
+        first..first + BUCKET
+    }
+
+    #[allow(clippy::mut_from_ref)] // only ever under the lock
+    fn header(&self) -> &mut Header {
+        unsafe { &mut *self.memory.base().add(HEADER_AT).cast::<Header>() }
+    }
+
+    fn slot_ptr(&self, i: usize) -> *mut Slot {
+        debug_assert!(i < self.slots);
+        unsafe { self.memory.base().add(self.slots_at).cast::<Slot>().add(i) }
+    }
+
+    fn slot(&self, i: usize) -> Slot {
+        unsafe { self.slot_ptr(i).read() }
+    }
+
+    /// `len` ring bytes from position `at` (an intact entry's).
+    fn bytes(&self, at: u64, len: u32) -> &[u8] {
+        unsafe { std::slice::from_raw_parts(self.memory.base().add(self.ring_at + (at % self.ring) as usize), len as usize) }
+    }
+
+    pub fn stats(&self) -> CacheStats {
+        self.lock().map_or_else(CacheStats::default, |_held| self.header().stats)
+    }
+
+    /// Entries held now and their bytes.
+    pub fn held(&self) -> (usize, usize) {
+        let Some(_held) = self.lock() else { return (0, 0) };
+        let head = self.header().head;
+        let intact = (0..self.slots).map(|i| self.slot(i)).filter(|slot| self.intact(slot, head));
+        intact.fold((0, 0), |(n, bytes), slot| (n + 1, bytes + slot.len() as usize))
+    }
+
+    /// The bytes mapped.
+    pub fn limit(&self) -> usize {
+        self.memory.len()
+    }
+}
+
+fn key(offset: i64, record: &[u8], variant: u64) -> Option<Key> {
+    let trailer = record.len().checked_sub(8).map(|at| &record[at..])?;
+    Some(Key { offset, trailer: u64::from_le_bytes(trailer.try_into().ok()?), variant })
+}
+
+/// The module's cache: None before [`start`] (then started with the
+/// default on first use); Some(None) where it keeps nothing.
+static CACHE: RwLock<Option<Option<RecordCache>>> = RwLock::new(None);
+
+/// Module startup: maps `bytes` for this process and every process it
+/// forks from now on (0: keeps nothing).
+pub fn start(bytes: usize) {
+    *CACHE.write().unwrap_or_else(|e| e.into_inner()) = Some(RecordCache::new(bytes));
+}
+
+/// Module shutdown: unmapped.
+pub fn stop() {
+    *CACHE.write().unwrap_or_else(|e| e.into_inner()) = None;
+}
+
+fn cache() -> RwLockReadGuard<'static, Option<Option<RecordCache>>> {
+    let read = || CACHE.read().unwrap_or_else(|e| e.into_inner());
+    if read().is_none() {
+        let mut cache = CACHE.write().unwrap_or_else(|e| e.into_inner());
+        cache.get_or_insert_with(|| RecordCache::new(DEFAULT_CACHE_BYTES));
+    }
+    read()
 }
 
 /// `record` (read at `offset`) inflated: kept from an earlier call where
@@ -85,89 +301,25 @@ pub fn inflated(offset: i64, record: &[u8]) -> Result<Rc<[u8]>, Decline> {
 /// made now and kept. A caller keeps less than the inflated text this way
 /// (what it reads of the record), and so more records.
 pub fn kept(offset: i64, record: &[u8], variant: u64, make: impl FnOnce(&[u8]) -> Result<Rc<[u8]>, Decline>) -> Result<Rc<[u8]>, Decline> {
-    let Some(key) = key(offset, record, variant) else {
-        return make(record); // too short to be a member: it declines
-    };
-    CACHE.with_borrow_mut(|cache| {
-        if let Some(inflated) = cache.find(key, record) {
-            cache.stats.hits += 1;
-            return Ok(inflated);
-        }
-        cache.stats.misses += 1;
-        let made = make(record)?;
-        cache.keep(key, Entry { record: record.into(), inflated: made.clone() });
-        Ok(made)
-    })
-}
-
-fn key(offset: i64, record: &[u8], variant: u64) -> Option<Key> {
-    let trailer = record.len().checked_sub(8).map(|at| &record[at..])?;
-    Some(Key { offset, trailer: u64::from_le_bytes(trailer.try_into().ok()?), variant })
-}
-
-impl Halves {
-    fn find(&mut self, key: Key, record: &[u8]) -> Option<Rc<[u8]>> {
-        if let Some(entry) = self.newer.get(&key).filter(|e| *e.record == *record) {
-            return Some(entry.inflated.clone());
-        }
-        let entry = self.older.remove(&key)?;
-        self.older_bytes -= entry.cost();
-        if *entry.record != *record {
-            return None;
-        }
-        let inflated = entry.inflated.clone();
-        self.keep(key, entry);
-        Some(inflated)
-    }
-
-    fn keep(&mut self, key: Key, entry: Entry) {
-        let half = self.limit / 2;
-        if entry.cost() > half {
-            return;
-        }
-        if self.newer_bytes + entry.cost() > half {
-            self.older = std::mem::take(&mut self.newer);
-            self.older_bytes = std::mem::take(&mut self.newer_bytes);
-            self.stats.turnovers += 1;
-        }
-        self.newer_bytes += entry.cost();
-        if let Some(replaced) = self.newer.insert(key, entry) {
-            self.newer_bytes -= replaced.cost();
-        }
-    }
-
-    fn clear(&mut self) {
-        self.newer.clear();
-        self.older.clear();
-        self.newer_bytes = 0;
-        self.older_bytes = 0;
+    match cache().as_ref().and_then(Option::as_ref) {
+        Some(cache) => cache.kept(offset, record, variant, make),
+        None => make(record),
     }
 }
 
-/// This process's counts since it started.
+/// What the cache did since the module started, every process together.
 pub fn cache_stats() -> CacheStats {
-    CACHE.with_borrow(|c| c.stats)
+    cache().as_ref().and_then(Option::as_ref).map_or_else(CacheStats::default, RecordCache::stats)
 }
 
-/// Bytes held now, and the limit.
+/// Bytes held now, and the bytes mapped.
 pub fn cache_size() -> (usize, usize) {
-    CACHE.with_borrow(|c| (c.newer_bytes + c.older_bytes, c.limit))
+    cache().as_ref().and_then(Option::as_ref).map_or((0, 0), |c| (c.held().1, c.limit()))
 }
 
 /// Records held now.
 pub fn cache_entries() -> usize {
-    CACHE.with_borrow(|c| c.newer.len() + c.older.len())
-}
-
-/// Sets the limit (`yioop.summary_cache_size`); a smaller one than what is
-/// held drops everything held.
-pub fn set_cache_limit(bytes: usize) {
-    CACHE.with_borrow_mut(|c| {
-        if bytes < c.newer_bytes + c.older_bytes {
-            c.clear();
-        }
-        c.limit = bytes;
-    });
+    cache().as_ref().and_then(Option::as_ref).map_or(0, |c| c.held().0)
 }
 
 #[cfg(test)]
@@ -179,79 +331,105 @@ mod tests {
         (0..n).map(|i| b'a' + ((i * 7 + seed as usize) % 26) as u8).collect()
     }
 
-    fn fresh(limit: usize) {
-        set_cache_limit(0);
-        CACHE.with_borrow_mut(|c| c.stats = CacheStats::default());
-        set_cache_limit(limit);
+    fn inflated(cache: &RecordCache, offset: i64, record: &[u8]) -> Result<Rc<[u8]>, Decline> {
+        cache.kept(offset, record, 0, inflate::inflate)
     }
 
     #[test]
     fn a_record_read_again_is_not_inflated_again() {
-        fresh(1 << 20);
+        let cache = RecordCache::new(1 << 20).unwrap();
         let record = gzencode(&text(3000, 1));
-        let first = inflated(100, &record).unwrap();
-        let second = inflated(100, &record).unwrap();
+        let first = inflated(&cache, 100, &record).unwrap();
+        let unused = |_: &[u8]| -> Result<Rc<[u8]>, Decline> { unreachable!("kept already") };
+        let second = cache.kept(100, &record, 0, unused).unwrap();
         assert_eq!(&*first, &text(3000, 1)[..]);
-        assert!(Rc::ptr_eq(&first, &second));
-        assert_eq!(cache_stats(), CacheStats { hits: 1, misses: 1, turnovers: 0 });
-        assert_eq!(cache_entries(), 1);
+        assert_eq!(first, second);
+        assert_eq!(cache.stats(), CacheStats { hits: 1, misses: 1, turnovers: 0 });
+        assert_eq!(cache.held(), (1, record.len() + 3000));
     }
 
     #[test]
     fn other_bytes_at_the_same_offset_are_inflated_as_they_are() {
-        fresh(1 << 20);
+        let cache = RecordCache::new(1 << 20).unwrap();
         let before = gzencode(&text(3000, 1));
         let mut damaged = before.clone();
         damaged[40] ^= 0xff; // same trailer, other stream: fails its CRC
         let other = gzencode(&text(3000, 2));
-        inflated(100, &before).unwrap();
-        assert_eq!(inflated(100, &damaged), Err(Decline));
-        assert_eq!(&*inflated(100, &other).unwrap(), &text(3000, 2)[..]);
-        assert_eq!(&*inflated(100, &before).unwrap(), &text(3000, 1)[..]);
-        assert_eq!(cache_stats().hits, 1);
+        inflated(&cache, 100, &before).unwrap();
+        assert_eq!(inflated(&cache, 100, &damaged), Err(Decline));
+        assert_eq!(&*inflated(&cache, 100, &other).unwrap(), &text(3000, 2)[..]);
+        assert_eq!(&*inflated(&cache, 100, &before).unwrap(), &text(3000, 1)[..]);
+        assert_eq!(cache.stats().hits, 1);
     }
 
     #[test]
     fn memory_stays_under_the_limit_and_what_is_read_again_stays() {
-        let limit = 64 << 10;
-        fresh(limit);
-        let records: Vec<Vec<u8>> = (0..40).map(|i| gzencode(&text(2000, i))).collect();
+        let cache = RecordCache::new(256 << 10).unwrap();
+        let records: Vec<Vec<u8>> = (0..80).map(|i| gzencode(&text(4000, i))).collect();
         for round in 0..5 {
             for (i, record) in records.iter().enumerate() {
-                inflated(i as i64, record).unwrap();
+                assert_eq!(&*inflated(&cache, i as i64, record).unwrap(), &text(4000, i as u8)[..]);
                 // Record 0 is read between every other one.
                 if round > 0 {
-                    inflated(0, &records[0]).unwrap();
+                    inflated(&cache, 0, &records[0]).unwrap();
                 }
-                assert!(cache_size().0 <= limit);
+                assert!(cache.held().1 <= cache.ring as usize);
             }
         }
-        assert!(cache_stats().turnovers > 0);
-        let before = cache_stats().misses;
-        inflated(0, &records[0]).unwrap();
-        assert_eq!(cache_stats().misses, before, "the record read all along is still kept");
+        assert!(cache.stats().turnovers > 0);
+        let before = cache.stats().misses;
+        inflated(&cache, 0, &records[0]).unwrap();
+        assert_eq!(cache.stats().misses, before, "the record read all along is still kept");
     }
 
     #[test]
-    fn a_zero_limit_keeps_nothing() {
-        fresh(0);
-        let record = gzencode(&text(100, 3));
-        inflated(5, &record).unwrap();
-        inflated(5, &record).unwrap();
-        assert_eq!(cache_stats(), CacheStats { hits: 0, misses: 2, turnovers: 0 });
-        assert_eq!(cache_size(), (0, 0));
-        assert_eq!(cache_entries(), 0);
+    fn no_cache_for_zero_or_too_few_bytes() {
+        assert!(RecordCache::new(0).is_none());
+        assert!(RecordCache::new(1024).is_none());
     }
 
     #[test]
     fn a_variant_is_kept_apart_from_the_inflated_text() {
-        fresh(1 << 20);
+        let cache = RecordCache::new(1 << 20).unwrap();
         let record = gzencode(&text(3000, 4));
         let short = |_: &[u8]| -> Result<Rc<[u8]>, Decline> { Ok(Rc::from(&b"kept"[..])) };
-        assert_eq!(&*kept(9, &record, 7, short).unwrap(), b"kept");
-        assert_eq!(&*inflated(9, &record).unwrap(), &text(3000, 4)[..]);
+        assert_eq!(&*cache.kept(9, &record, 7, short).unwrap(), b"kept");
+        assert_eq!(&*inflated(&cache, 9, &record).unwrap(), &text(3000, 4)[..]);
         let unused = |_: &[u8]| -> Result<Rc<[u8]>, Decline> { unreachable!("kept already") };
-        assert_eq!(&*kept(9, &record, 7, unused).unwrap(), b"kept");
-        assert_eq!(cache_stats(), CacheStats { hits: 1, misses: 2, turnovers: 0 });
+        assert_eq!(&*cache.kept(9, &record, 7, unused).unwrap(), b"kept");
+        assert_eq!(cache.stats(), CacheStats { hits: 1, misses: 2, turnovers: 0 });
+    }
+
+    #[test]
+    fn an_entry_kept_by_a_forked_process_is_found_by_its_parent() {
+        let cache = RecordCache::new(1 << 20).unwrap();
+        let record = gzencode(&text(3000, 5));
+        let child = unsafe { libc::fork() };
+        if child == 0 {
+            let kept = inflated(&cache, 7, &record).is_ok();
+            unsafe { libc::_exit(i32::from(!kept)) };
+        }
+        let mut status = 0;
+        unsafe { libc::waitpid(child, &mut status, 0) };
+        assert_eq!(status, 0);
+        let unused = |_: &[u8]| -> Result<Rc<[u8]>, Decline> { unreachable!("the child kept it") };
+        assert_eq!(&*cache.kept(7, &record, 0, unused).unwrap(), &text(3000, 5)[..]);
+        assert_eq!(cache.stats(), CacheStats { hits: 1, misses: 1, turnovers: 0 });
+    }
+
+    #[test]
+    fn slots_pointing_outside_the_ring_are_never_read() {
+        let cache = RecordCache::new(1 << 20).unwrap();
+        let record = gzencode(&text(3000, 6));
+        inflated(&cache, 3, &record).unwrap();
+        let bucket = cache.bucket(key(3, &record, 0).unwrap());
+        for i in bucket {
+            let mut slot = cache.slot(i);
+            slot.at = u64::MAX - 10; // as a process dying mid-write could leave one
+            slot.kept_len = u32::MAX;
+            unsafe { cache.slot_ptr(i).write(slot) };
+        }
+        assert_eq!(&*inflated(&cache, 3, &record).unwrap(), &text(3000, 6)[..]);
+        assert_eq!(cache.stats().hits, 0);
     }
 }

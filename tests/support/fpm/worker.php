@@ -99,10 +99,25 @@ function fixedWorkload(): array
     return [1, $ok ? [] : ['the fixed workload decoded wrong']];
 }
 
+/**
+ * The first record of summaries.bin (the test wrote it: a WebArchive file
+ * of one summary) read as WebArchiveBundle::getPage reads it, through the
+ * summary cache; fails unless its title is right.
+ */
+function summaryRead(): array
+{
+    require_once __DIR__ . '/support/archive/stand-ins.php';
+    $archive = new YioopCodec\Tests\ArchiveStandIn(__DIR__ . '/summaries.bin');
+    $page = yioop_codec\archive\getObjects($archive, 0, 1, false, null, 1 << 30)[0][1] ?? null;
+    return [1, ($page['TITLE'] ?? null) === 'shared' ? [] : ['the summary read wrong']];
+}
+
 parse_str($_SERVER['QUERY_STRING'] ?? '', $query);
-[$count, $failed] = ($query['do'] ?? '') === 'vectors'
-    ? replayPart((string)$query['fn'], (int)$query['part'], (int)$query['parts'])
-    : fixedWorkload();
+[$count, $failed] = match ($query['do'] ?? '') {
+    'vectors' => replayPart((string)$query['fn'], (int)$query['part'], (int)$query['parts']),
+    'summary' => summaryRead(),
+    default => fixedWorkload(),
+};
 $info = yioopInfo();
 header('Content-Type: application/json');
 echo json_encode([
@@ -114,4 +129,5 @@ echo json_encode([
     'reason' => $info['OpenCL off because'] ?? '',
     'probe' => $info['OpenCL probe'] ?? '',
     'rss_kb' => rssKb(),
+    'summary_cache' => yioop_codec\archive\summaryCacheStats(),
 ], JSON_UNESCAPED_SLASHES);

@@ -223,9 +223,11 @@ final class SearchPages
 
     /**
      * Resident set sizes (kB) of $name's php-fpm workers, pid => kB: the
-     * master's children, as /proc shows them now.
+     * master's children, as /proc shows them now. $part "RssShmem": only
+     * the pages of memory shared with the pool (the summary cache) each
+     * has touched, counted in each worker's VmRSS though held once.
      */
-    public function workerRss(string $name): array
+    public function workerRss(string $name, string $part = "VmRSS"): array
     {
         $master = null;
         foreach ($this->processes as [, $pid, $what]) {
@@ -235,7 +237,7 @@ final class SearchPages
         foreach (glob("/proc/[0-9]*/status") as $status) {
             $text = (string)@file_get_contents($status);
             if (preg_match('/^PPid:\s+(\d+)$/m', $text, $ppid) && (int)$ppid[1] === $master
-                && preg_match('/^VmRSS:\s+(\d+) kB$/m', $text, $kb)) {
+                && preg_match('/^' . $part . ':\s+(\d+) kB$/m', $text, $kb)) {
                 $rss[(int)basename(dirname($status))] = (int)$kb[1];
             }
         }
@@ -244,9 +246,9 @@ final class SearchPages
 
     /**
      * The counts of one of the extension's caches ("block_cache":
-     * blockCacheStats(), "summary_cache": summaryCacheStats()) in $name's
-     * workers, summed over the distinct workers $asks probes reached; null
-     * without the extension.
+     * blockCacheStats(), per worker, summed over the distinct workers $asks
+     * probes reached; "summary_cache": summaryCacheStats(), the pool's one
+     * cache) in $name's workers; null without the extension.
      */
     public function cacheStats(string $name, string $cache, int $asks): ?array
     {
@@ -259,6 +261,10 @@ final class SearchPages
             $by_pid[$probe["pid"]] = $probe[$cache];
         }
         $sum = ["workers" => count($by_pid)];
+        if ($cache === "summary_cache") {
+            // one cache for the whole pool: every worker reports the same counts
+            return $sum + end($by_pid);
+        }
         foreach ($by_pid as $stats) {
             foreach ($stats as $key => $value) {
                 $sum[$key] = ($sum[$key] ?? 0) + $value;
