@@ -38,7 +38,8 @@ impl SharedMemory {
         self.base.as_ptr()
     }
 
-    pub fn len(&self) -> usize {
+    /// Bytes mapped (never 0).
+    pub fn size(&self) -> usize {
         self.len
     }
 }

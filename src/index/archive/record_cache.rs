@@ -257,7 +257,7 @@ impl RecordCache {
 
     /// The bytes mapped.
     pub fn limit(&self) -> usize {
-        self.memory.len()
+        self.memory.size()
     }
 }
 
