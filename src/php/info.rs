@@ -38,12 +38,12 @@ fn block_cache_rows(limit: usize) {
 /// The summary record cache's size and what it did, in every process that
 /// shares it.
 fn summary_cache_rows() {
-    let stats = record_cache::cache_stats();
-    let (held, limit) = record_cache::cache_size();
-    info_table_row!("Summary cache shared by this server's processes (yioop.summary_cache_size)", format!("{} KiB", limit >> 10));
+    let report = record_cache::cache_report();
+    let stats = report.stats;
+    info_table_row!("Summary cache shared by this server's processes (yioop.summary_cache_size)", format!("{} KiB", report.limit_bytes >> 10));
     info_table_row!(
         "Summary cache, all processes",
-        format!("{} records in {} KiB, {} hits, {} misses, {} turnovers", record_cache::cache_entries(), held >> 10, stats.hits, stats.misses, stats.turnovers)
+        format!("{} records in {} KiB, {} hits, {} misses, {} turnovers", report.entries, report.held_bytes >> 10, stats.hits, stats.misses, stats.turnovers)
     );
 }
 

@@ -27,7 +27,7 @@ use super::{inflate, Decline};
 use crate::index::shared_memory::{Held, SharedLock, SharedMemory};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
-use std::sync::{RwLock, RwLockReadGuard};
+use std::sync::{PoisonError, RwLock};
 
 /// Bytes of records (compressed, with what is kept of them) a server's
 /// processes keep together by default (`yioop.summary_cache_size`).
@@ -50,6 +50,16 @@ pub struct CacheStats {
     pub misses: u64,
     /// Times the ring went round, overwriting its oldest entries.
     pub turnovers: u64,
+}
+
+/// What [`cache_report`] says: the counts, the entries held and their
+/// bytes, and the bytes mapped.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CacheReport {
+    pub stats: CacheStats,
+    pub entries: usize,
+    pub held_bytes: usize,
+    pub limit_bytes: usize,
 }
 
 #[repr(C)]
@@ -243,21 +253,13 @@ impl RecordCache {
         unsafe { std::slice::from_raw_parts(self.memory.base().add(self.ring_at + (at % self.ring) as usize), len as usize) }
     }
 
-    pub fn stats(&self) -> CacheStats {
-        self.lock().map_or_else(CacheStats::default, |_held| self.header().stats)
-    }
-
-    /// Entries held now and their bytes.
-    pub fn held(&self) -> (usize, usize) {
-        let Some(_held) = self.lock() else { return (0, 0) };
-        let head = self.header().head;
-        let intact = (0..self.slots).map(|i| self.slot(i)).filter(|slot| self.intact(slot, head));
-        intact.fold((0, 0), |(n, bytes), slot| (n + 1, bytes + slot.len() as usize))
-    }
-
-    /// The bytes mapped.
-    pub fn limit(&self) -> usize {
-        self.memory.size()
+    /// What the cache did and holds, read under one lock.
+    pub fn report(&self) -> CacheReport {
+        let Some(_held) = self.lock() else { return CacheReport::default() };
+        let header = self.header();
+        let intact = (0..self.slots).map(|i| self.slot(i)).filter(|slot| self.intact(slot, header.head));
+        let (entries, held_bytes) = intact.fold((0, 0), |(n, bytes), slot| (n + 1, bytes + slot.len() as usize));
+        CacheReport { stats: header.stats, entries, held_bytes, limit_bytes: self.memory.size() }
     }
 }
 
@@ -273,21 +275,22 @@ static CACHE: RwLock<Option<Option<RecordCache>>> = RwLock::new(None);
 /// Module startup: maps `bytes` for this process and every process it
 /// forks from now on (0: keeps nothing).
 pub fn start(bytes: usize) {
-    *CACHE.write().unwrap_or_else(|e| e.into_inner()) = Some(RecordCache::new(bytes));
+    *CACHE.write().unwrap_or_else(PoisonError::into_inner) = Some(RecordCache::new(bytes));
 }
 
 /// Module shutdown: unmapped.
 pub fn stop() {
-    *CACHE.write().unwrap_or_else(|e| e.into_inner()) = None;
+    *CACHE.write().unwrap_or_else(PoisonError::into_inner) = None;
 }
 
-fn cache() -> RwLockReadGuard<'static, Option<Option<RecordCache>>> {
-    let read = || CACHE.read().unwrap_or_else(|e| e.into_inner());
-    if read().is_none() {
-        let mut cache = CACHE.write().unwrap_or_else(|e| e.into_inner());
-        cache.get_or_insert_with(|| RecordCache::new(DEFAULT_CACHE_BYTES));
+/// `use_it` with the module's cache (None where it keeps nothing), started
+/// with the default if the module has not started it.
+fn with_cache<R>(use_it: impl FnOnce(Option<&RecordCache>) -> R) -> R {
+    if let Some(cache) = CACHE.read().unwrap_or_else(PoisonError::into_inner).as_ref() {
+        return use_it(cache.as_ref());
     }
-    read()
+    CACHE.write().unwrap_or_else(PoisonError::into_inner).get_or_insert_with(|| RecordCache::new(DEFAULT_CACHE_BYTES));
+    with_cache(use_it)
 }
 
 /// `record` (read at `offset`) inflated: kept from an earlier call where
@@ -301,25 +304,16 @@ pub fn inflated(offset: i64, record: &[u8]) -> Result<Rc<[u8]>, Decline> {
 /// made now and kept. A caller keeps less than the inflated text this way
 /// (what it reads of the record), and so more records.
 pub fn kept(offset: i64, record: &[u8], variant: u64, make: impl FnOnce(&[u8]) -> Result<Rc<[u8]>, Decline>) -> Result<Rc<[u8]>, Decline> {
-    match cache().as_ref().and_then(Option::as_ref) {
+    with_cache(|cache| match cache {
         Some(cache) => cache.kept(offset, record, variant, make),
         None => make(record),
-    }
+    })
 }
 
-/// What the cache did since the module started, every process together.
-pub fn cache_stats() -> CacheStats {
-    cache().as_ref().and_then(Option::as_ref).map_or_else(CacheStats::default, RecordCache::stats)
-}
-
-/// Bytes held now, and the bytes mapped.
-pub fn cache_size() -> (usize, usize) {
-    cache().as_ref().and_then(Option::as_ref).map_or((0, 0), |c| (c.held().1, c.limit()))
-}
-
-/// Records held now.
-pub fn cache_entries() -> usize {
-    cache().as_ref().and_then(Option::as_ref).map_or(0, |c| c.held().0)
+/// What the cache did since the module started (every process together),
+/// what it holds now and its size.
+pub fn cache_report() -> CacheReport {
+    with_cache(|cache| cache.map_or_else(CacheReport::default, RecordCache::report))
 }
 
 #[cfg(test)]
@@ -344,8 +338,9 @@ mod tests {
         let second = cache.kept(100, &record, 0, unused).unwrap();
         assert_eq!(&*first, &text(3000, 1)[..]);
         assert_eq!(first, second);
-        assert_eq!(cache.stats(), CacheStats { hits: 1, misses: 1, turnovers: 0 });
-        assert_eq!(cache.held(), (1, record.len() + 3000));
+        assert_eq!(cache.report().stats, CacheStats { hits: 1, misses: 1, turnovers: 0 });
+        let report = cache.report();
+        assert_eq!((report.entries, report.held_bytes), (1, record.len() + 3000));
     }
 
     #[test]
@@ -359,7 +354,7 @@ mod tests {
         assert_eq!(inflated(&cache, 100, &damaged), Err(Decline));
         assert_eq!(&*inflated(&cache, 100, &other).unwrap(), &text(3000, 2)[..]);
         assert_eq!(&*inflated(&cache, 100, &before).unwrap(), &text(3000, 1)[..]);
-        assert_eq!(cache.stats().hits, 1);
+        assert_eq!(cache.report().stats.hits, 1);
     }
 
     #[test]
@@ -373,13 +368,23 @@ mod tests {
                 if round > 0 {
                     inflated(&cache, 0, &records[0]).unwrap();
                 }
-                assert!(cache.held().1 <= cache.ring as usize);
+                assert!(cache.report().held_bytes <= cache.ring as usize);
             }
         }
-        assert!(cache.stats().turnovers > 0);
-        let before = cache.stats().misses;
+        assert!(cache.report().stats.turnovers > 0);
+        let before = cache.report().stats.misses;
         inflated(&cache, 0, &records[0]).unwrap();
-        assert_eq!(cache.stats().misses, before, "the record read all along is still kept");
+        assert_eq!(cache.report().stats.misses, before, "the record read all along is still kept");
+    }
+
+    #[test]
+    fn the_module_cache_starts_with_the_default_on_first_use() {
+        // Nothing in the unit tests starts the module's cache.
+        let record = gzencode(&text(500, 9));
+        assert_eq!(&*super::inflated(11, &record).unwrap(), &text(500, 9)[..]);
+        let report = cache_report();
+        assert_eq!(report.limit_bytes, DEFAULT_CACHE_BYTES);
+        assert_eq!((report.stats.misses, report.entries), (1, 1));
     }
 
     #[test]
@@ -397,7 +402,7 @@ mod tests {
         assert_eq!(&*inflated(&cache, 9, &record).unwrap(), &text(3000, 4)[..]);
         let unused = |_: &[u8]| -> Result<Rc<[u8]>, Decline> { unreachable!("kept already") };
         assert_eq!(&*cache.kept(9, &record, 7, unused).unwrap(), b"kept");
-        assert_eq!(cache.stats(), CacheStats { hits: 1, misses: 2, turnovers: 0 });
+        assert_eq!(cache.report().stats, CacheStats { hits: 1, misses: 2, turnovers: 0 });
     }
 
     #[test]
@@ -414,7 +419,7 @@ mod tests {
         assert_eq!(status, 0);
         let unused = |_: &[u8]| -> Result<Rc<[u8]>, Decline> { unreachable!("the child kept it") };
         assert_eq!(&*cache.kept(7, &record, 0, unused).unwrap(), &text(3000, 5)[..]);
-        assert_eq!(cache.stats(), CacheStats { hits: 1, misses: 1, turnovers: 0 });
+        assert_eq!(cache.report().stats, CacheStats { hits: 1, misses: 1, turnovers: 0 });
     }
 
     #[test]
@@ -430,6 +435,6 @@ mod tests {
             unsafe { cache.slot_ptr(i).write(slot) };
         }
         assert_eq!(&*inflated(&cache, 3, &record).unwrap(), &text(3000, 6)[..]);
-        assert_eq!(cache.stats().hits, 0);
+        assert_eq!(cache.report().stats.hits, 0);
     }
 }

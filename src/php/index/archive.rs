@@ -394,10 +394,10 @@ fn silent_unserialize(function: *mut zend_function, mut text: Zval) -> Zval {
 }
 
 php_function!(CACHE_STATS, cache_stats_handler, "yioop_codec\\archive\\summaryCacheStats", [], DataType::Array, |_args| {
-    let stats = record_cache::cache_stats();
-    let (held, limit) = record_cache::cache_size();
+    let report = record_cache::cache_report();
+    let stats = report.stats;
     Ok(counts_zval(&[("hits", stats.hits), ("misses", stats.misses), ("turnovers", stats.turnovers),
-        ("entries", record_cache::cache_entries() as u64), ("held_bytes", held as u64), ("limit_bytes", limit as u64)]))
+        ("entries", report.entries as u64), ("held_bytes", report.held_bytes as u64), ("limit_bytes", report.limit_bytes as u64)]))
 });
 
 pub fn register(module: ext_php_rs::builders::ModuleBuilder) -> ext_php_rs::builders::ModuleBuilder {
