@@ -6,7 +6,7 @@
  *   YIOOP_DIR=/path/to/yioop-2021 php bench/scale/run.php --pages=N
  *       [--per-generation=M] [--data=/var/tmp/yioop-scale] [--seed=1]
  *       [--repeat=1] [--jit=off,tracing] [--modes=yioop,ext] [--so=PATH]
- *       [--batches-only]
+ *       [--batches-only] [--mirrors=K]
  *
  * 1. Batches (fetch.php): N pages of Debian's documentation (pages.php)
  *    turned into fetcher uploads by Yioop's own Fetcher and page processors
@@ -23,20 +23,26 @@
  *    DATA/N-gM/MODE-JIT/IndexData1700000000 for the search benchmark.
  *
  * --so: the extension (else env YIOOP_CODEC_SO, else target/release).
+ * --mirrors=K: N pages past what Debian's packages hold (about 108,000):
+ * the batches of N/K pages, then the same batches K-1 more times, each time
+ * as served by another host (mirroredBatches), as a crawl that finds the
+ * documentation mirrored finds it. The index then holds N documents, each
+ * text K times; Yioop groups the copies by their content hash.
  */
 declare(strict_types=1);
 
 require_once __DIR__ . "/pages.php";
+require_once __DIR__ . "/mirrors.php";
 require_once dirname(__DIR__) . "/runs.php";
 
 $options = getopt("", ["pages:", "per-generation:", "data:", "seed:", "repeat:", "jit:", "modes:",
-    "so:", "batches-only"]);
+    "so:", "batches-only", "mirrors:"]);
 $yioop = rtrim((string)getenv("YIOOP_DIR"), "/");
 $pages = (int)($options["pages"] ?? 0);
 if ($pages <= 0 || !is_file("$yioop/src/executables/Fetcher.php")) {
     fwrite(STDERR, "usage: YIOOP_DIR=<Yioop 2021 tree> php bench/scale/run.php --pages=N "
         . "[--per-generation=M] [--data=DIR] [--seed=S] [--repeat=R] [--jit=off,tracing] "
-        . "[--modes=yioop,ext] [--so=PATH] [--batches-only]\n");
+        . "[--modes=yioop,ext] [--so=PATH] [--batches-only] [--mirrors=K]\n");
     exit(2);
 }
 $root = dirname(__DIR__, 2);
@@ -44,9 +50,16 @@ $data = rtrim($options["data"] ?? "/var/tmp/yioop-scale", "/");
 $seed = (int)($options["seed"] ?? 1);
 $per_generation = $options["per-generation"] ?? "";
 $so = $options["so"] ?? (getenv("YIOOP_CODEC_SO") ?: "$root/target/release/libyioop_codec.so");
+$mirrors = (int)($options["mirrors"] ?? 1);
+if ($mirrors < 1 || $mirrors > MAX_MIRRORS || $pages % $mirrors != 0) {
+    fwrite(STDERR, "--mirrors: 1 to " . MAX_MIRRORS . ", dividing --pages\n");
+    exit(2);
+}
 @mkdir($data, 0777, true);
 try {
-    $batches = batches($yioop, $data, $pages, $seed);
+    $batches = $mirrors == 1 ? batches($yioop, $data, $pages, $seed)
+        : mirroredBatches(batches($yioop, $data, intdiv($pages, $mirrors), $seed),
+        "$data/batches-$pages-s$seed", $mirrors);
 } catch (SetUpFailure $e) {
     fwrite(STDERR, "set-up failed: " . $e->getMessage() . "\n");
     exit(2);
@@ -63,8 +76,11 @@ $cmd = "YIOOP_DIR=" . escapeshellarg($yioop) . " php "
     . " --modes=" . escapeshellarg($options["modes"] ?? "yioop,ext")
     . " --so=" . escapeshellarg($so)
     . ($per_generation === "" ? "" : " --per-generation=" . (int)$per_generation);
-printf("indexing %d pages (%s documents a generation), indexes kept in %s\n", $pages,
+printf("indexing %d pages%s (%s documents a generation), indexes kept in %s\n", $pages,
+    $mirrors > 1 ? sprintf(" (%d pages at %d hosts)", intdiv($pages, $mirrors), $mirrors) : "",
     $per_generation === "" ? "the installer's" : $per_generation, $index_dir);
+@mkdir($index_dir, 0777, true);
+file_put_contents("$index_dir/MIRRORS", "$mirrors\n");
 passthru($cmd, $rc);
 exit($rc);
 
@@ -73,7 +89,11 @@ function batches(string $yioop, string $data, int $pages, int $seed): string
 {
     $dir = "$data/batches-$pages-s$seed";
     if (is_file("$dir/DONE")) {
-        echo "batches: reusing $dir (", trim((string)file_get_contents("$dir/DONE")), ")\n";
+        $done = trim((string)file_get_contents("$dir/DONE"));
+        if (str_contains($done, " hosts,")) {
+            throw new SetUpFailure("$dir holds mirrored batches ($done): run with --mirrors");
+        }
+        echo "batches: reusing $dir ($done)\n";
         return $dir;
     }
     scalePages($pages, $seed); // fails early when the packages hold too few pages

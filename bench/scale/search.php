@@ -58,6 +58,11 @@ $so = $options["so"] ?? (getenv("YIOOP_CODEC_SO") ?: dirname(__DIR__, 2)
     . "/target/release/libyioop_codec.so");
 try {
     $site = site($yioop, $data, "$pages-$generation");
+    $mirrors = (int)@file_get_contents("$data/$pages-$generation/MIRRORS");
+    if ($mirrors > 1) {
+        printf("index: %d documents, %d pages each served by %d hosts (run.php --mirrors)\n",
+            $pages, intdiv($pages, $mirrors), $mirrors);
+    }
     $queries = scaleQueries(indexedWords($data, $pages, $seed), $pages, $seed);
     if (isset($options["classes"])) { // the same draw, fewer classes (to profile one)
         $classes = explode(",", $options["classes"]);

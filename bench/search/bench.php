@@ -67,6 +67,7 @@ function benchIn(string $tmp, string $dir, array $crawl, string $so, array $opti
             . "opcache.jit=tracing)\n";
         $timings = [];
         $different = askAllPasses($pages, $queries, $options, $timings);
+        holdWhileAsked($pages);
         echo $pages->masked() . "requests Yioop made to its own site: "
             . $pages->ownRequests() . "\n";
         loadAndColdPhases($pages, $queries, $options);
@@ -74,6 +75,25 @@ function benchIn(string $tmp, string $dir, array $crawl, string $so, array $opti
         $pages->stop();
     }
     return reportRun($options, $timings, $queries, $profiles, "printProfiles", $different);
+}
+
+/**
+ * With env SEARCH_BENCH_HOLD=FILE, after the timed passes: each
+ * configuration's URL written to FILE ("name url" lines), and the pools
+ * kept serving until FILE is removed, to profile or time warm workers from
+ * outside (perf -p, strace -p, curl).
+ */
+function holdWhileAsked(SearchPages $pages): void
+{
+    $file = (string)getenv("SEARCH_BENCH_HOLD");
+    if ($file === "") {
+        return;
+    }
+    file_put_contents($file, implode("", array_map(fn($name) => "$name " . $pages->url($name) . "\n",
+        array_column(CONFIGS, 0))));
+    while (is_file($file)) {
+        sleep(1);
+    }
 }
 
 /**

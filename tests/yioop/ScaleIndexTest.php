@@ -46,4 +46,46 @@ class ScaleIndexTest extends TestCase
         $archive = unserialize((string)$summaries);
         $this->assertSame(300, $archive['VISITED_URLS_COUNT'] ?? null, 'every page indexed');
     }
+
+    /**
+     * run.php --mirrors: an upload as the queue server reads it, each site
+     * of it at another host, every other byte the same. Needs no Yioop.
+     */
+    public function testAMirroredUploadHoldsEverySiteAtTheMirrorsAddress(): void
+    {
+        require_once dirname(__DIR__) . '/tools/yioop/stock-setup.php';
+        require_once dirname(__DIR__, 2) . '/bench/scale/mirrors.php';
+        $at = fn(string $host) => [
+            ['l' => "http://$host:8471/java/a.html", 'au' => [$host], 'o' => "\x00127.0.0\xff",
+                'w' => ["http://$host:8471/java/b.html" => 'next', 'https://example.org/' => 'out']],
+            ['l' => "http://$host:8471/java/b.html", 's' => 'B', 'o' => "\x01"],
+        ];
+        $mirrored = atHost(self::upload($at('127.0.0.1')), '127.0.0.3');
+        $this->assertSame($at("127.0.0.3"), $this->sites($mirrored));
+        $this->expectException(\RuntimeException::class);
+        atHost(self::upload($at('127.0.0.1')) . 'AAAA', '127.0.0.2');
+    }
+
+    /** Sites as a Fetcher uploads them: Yioop's web encoding of their lengths and texts. */
+    private static function upload(array $sites): string
+    {
+        $packed = '';
+        foreach ($sites as $site) {
+            $text = gzcompress(serialize($site));
+            $packed .= pack('N', strlen($text)) . $text;
+        }
+        return strtr(base64_encode(pack('N', strlen($packed)) . $packed), '+=/', '.~_');
+    }
+
+    private function sites(string $upload): array
+    {
+        $bytes = base64_decode(strtr($upload, '.~_', '+=/'));
+        $sites = [];
+        for ($at = 4; $at < strlen($bytes); $at += 4 + $size) {
+            $size = unpack('N', $bytes, $at)[1];
+            $sites[] = unserialize(gzuncompress(substr($bytes, $at + 4, $size)));
+        }
+        $this->assertSame(strlen($bytes) - 4, unpack('N', $bytes)[1]);
+        return $sites;
+    }
 }

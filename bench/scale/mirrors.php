@@ -1,0 +1,74 @@
+<?php
+/**
+ * run.php --mirrors=K: an index past what Debian's packages hold, made of
+ * the same documentation served by K hosts, as a crawl that finds it
+ * mirrored does.
+ */
+declare(strict_types=1);
+
+/** Hosts 127.0.0.1 to 127.0.0.9, so the rewrite keeps every string's length. */
+const MAX_MIRRORS = 9;
+
+/**
+ * $source's batches (N pages served by 127.0.0.1), then the same batches
+ * once more for each host 127.0.0.2 ... 127.0.0.K: every "127.0.0.1" in
+ * each site (its URL, links, addresses, header and cached page) becomes
+ * the mirror's address. Same-length, so each serialized site stays valid;
+ * the content hash stays, so Yioop groups the copies. $source's files are
+ * hard-linked, not copied. Kept in $dir (DATA/batches-N-sSEED, as
+ * search.php reads the words of N pages) and reused.
+ */
+function mirroredBatches(string $source, string $dir, int $mirrors): string
+{
+    if (is_file("$dir/DONE")) {
+        $done = trim((string)file_get_contents("$dir/DONE"));
+        if (!str_contains($done, " at $mirrors hosts,")) {
+            throw new SetUpFailure("$dir holds other batches ($done)");
+        }
+        echo "batches: reusing $dir ($done)\n";
+        return $dir;
+    }
+    exec("rm -rf " . escapeshellarg($dir));
+    mkdir($dir, 0777, true);
+    $files = glob("$source/batch*.txt");
+    sort($files);
+    $start = microtime(true);
+    foreach (range(1, $mirrors) as $host) {
+        foreach ($files as $i => $file) {
+            $to = sprintf("%s/batch%05d.txt", $dir, ($host - 1) * count($files) + $i);
+            if ($host == 1) {
+                link($file, $to);
+            } else {
+                file_put_contents($to, atHost((string)file_get_contents($file), "127.0.0.$host"));
+            }
+        }
+    }
+    $summary = sprintf("%s at %d hosts, %d batches, made in %.0f s", trim(explode(",",
+        (string)file_get_contents("$source/DONE"))[0]), $mirrors, $mirrors * count($files),
+        microtime(true) - $start);
+    file_put_contents("$dir/DONE", "$summary\n");
+    echo "batches: $summary\n";
+    return $dir;
+}
+
+/**
+ * An upload as FetchController stores it (Yioop's web encoding of: the
+ * sites' length, then each site as its length and its gzcompress'd
+ * serialized array), with 127.0.0.1 replaced by $address in every site.
+ */
+function atHost(string $upload, string $address): string
+{
+    $bytes = (string)base64_decode(strtr($upload, ["." => "+", "~" => "=", "_" => "/"]), true);
+    if (strlen($bytes) < 4 || strlen($bytes) != 4 + unpack("N", $bytes)[1]) {
+        throw new SetUpFailure("not an upload of sites only");
+    }
+    $length = strlen($bytes) - 4;
+    $sites = "";
+    for ($at = 4; $at < 4 + $length; $at += 4 + $size) {
+        $size = unpack("N", $bytes, $at)[1];
+        $site = str_replace("127.0.0.1", $address, gzuncompress(substr($bytes, $at + 4, $size)));
+        $packed = gzcompress($site);
+        $sites .= pack("N", strlen($packed)) . $packed;
+    }
+    return strtr(base64_encode(pack("N", strlen($sites)) . $sites), ["+" => ".", "=" => "~", "/" => "_"]);
+}
