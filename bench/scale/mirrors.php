@@ -6,6 +6,8 @@
  */
 declare(strict_types=1);
 
+require_once __DIR__ . "/uploads.php";
+
 /** Hosts 127.0.0.1 to 127.0.0.9, so the rewrite keeps every string's length. */
 const MAX_MIRRORS = 9;
 
@@ -22,7 +24,7 @@ function mirroredBatches(string $source, string $dir, int $mirrors): string
 {
     if (is_file("$dir/DONE")) {
         $done = trim((string)file_get_contents("$dir/DONE"));
-        if (!str_contains($done, " at $mirrors hosts,")) {
+        if (mirrorsOf($dir) !== $mirrors) {
             throw new SetUpFailure("$dir holds other batches ($done)");
         }
         echo "batches: reusing $dir ($done)\n";
@@ -51,24 +53,15 @@ function mirroredBatches(string $source, string $dir, int $mirrors): string
     return $dir;
 }
 
-/**
- * An upload as FetchController stores it (Yioop's web encoding of: the
- * sites' length, then each site as its length and its gzcompress'd
- * serialized array), with 127.0.0.1 replaced by $address in every site.
- */
+/** K for batches mirroredBatches made at K hosts (their DONE says so), else 1. */
+function mirrorsOf(string $dir): int
+{
+    return preg_match('/ at (\d+) hosts,/', (string)@file_get_contents("$dir/DONE"), $m) ? (int)$m[1] : 1;
+}
+
+/** $upload (uploads.php) with 127.0.0.1 replaced by $address in every site. */
 function atHost(string $upload, string $address): string
 {
-    $bytes = (string)base64_decode(strtr($upload, ["." => "+", "~" => "=", "_" => "/"]), true);
-    if (strlen($bytes) < 4 || strlen($bytes) != 4 + unpack("N", $bytes)[1]) {
-        throw new SetUpFailure("not an upload of sites only");
-    }
-    $length = strlen($bytes) - 4;
-    $sites = "";
-    for ($at = 4; $at < 4 + $length; $at += 4 + $size) {
-        $size = unpack("N", $bytes, $at)[1];
-        $site = str_replace("127.0.0.1", $address, gzuncompress(substr($bytes, $at + 4, $size)));
-        $packed = gzcompress($site);
-        $sites .= pack("N", strlen($packed)) . $packed;
-    }
-    return strtr(base64_encode(pack("N", strlen($sites)) . $sites), ["+" => ".", "=" => "~", "/" => "_"]);
+    return uploadOf(array_map(fn($site) => str_replace("127.0.0.1", $address, $site),
+        uploadSites($upload)));
 }

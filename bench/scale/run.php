@@ -79,8 +79,6 @@ $cmd = "YIOOP_DIR=" . escapeshellarg($yioop) . " php "
 printf("indexing %d pages%s (%s documents a generation), indexes kept in %s\n", $pages,
     $mirrors > 1 ? sprintf(" (%d pages at %d hosts)", intdiv($pages, $mirrors), $mirrors) : "",
     $per_generation === "" ? "the installer's" : $per_generation, $index_dir);
-@mkdir($index_dir, 0777, true);
-file_put_contents("$index_dir/MIRRORS", "$mirrors\n");
 passthru($cmd, $rc);
 exit($rc);
 
@@ -90,7 +88,7 @@ function batches(string $yioop, string $data, int $pages, int $seed): string
     $dir = "$data/batches-$pages-s$seed";
     if (is_file("$dir/DONE")) {
         $done = trim((string)file_get_contents("$dir/DONE"));
-        if (str_contains($done, " hosts,")) {
+        if (mirrorsOf($dir) > 1) {
             throw new SetUpFailure("$dir holds mirrored batches ($done): run with --mirrors");
         }
         echo "batches: reusing $dir ($done)\n";

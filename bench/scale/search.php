@@ -34,6 +34,7 @@
 declare(strict_types=1);
 
 require_once __DIR__ . "/pages.php";
+require_once __DIR__ . "/mirrors.php";
 require_once dirname(__DIR__, 2) . "/tests/tools/yioop/stock-web.php";
 require_once dirname(__DIR__) . "/search/bench.php";
 
@@ -58,7 +59,7 @@ $so = $options["so"] ?? (getenv("YIOOP_CODEC_SO") ?: dirname(__DIR__, 2)
     . "/target/release/libyioop_codec.so");
 try {
     $site = site($yioop, $data, "$pages-$generation");
-    $mirrors = (int)@file_get_contents("$data/$pages-$generation/MIRRORS");
+    $mirrors = mirrorsOf("$data/batches-$pages-s$seed");
     if ($mirrors > 1) {
         printf("index: %d documents, %d pages each served by %d hosts (run.php --mirrors)\n",
             $pages, intdiv($pages, $mirrors), $mirrors);
@@ -119,11 +120,8 @@ function indexedWords(string $data, int $pages, int $seed): array
         $frequency = [];
         $pairs = [];
         foreach (glob("$data/batches-$pages-s$seed/*.txt") as $batch) {
-            $d = base64_decode(strtr((string)file_get_contents($batch), "_~.", "/=+"));
-            $end = 4 + unpack("N", $d)[1];
-            for ($at = 4; $at < $end; $at += 4 + $length) {
-                $length = unpack("N", $d, $at)[1];
-                $site = unserialize(gzuncompress(substr($d, $at + 4, $length)));
+            foreach (uploadSites((string)file_get_contents($batch)) as $text) {
+                $site = unserialize($text);
                 if (($site["e"] ?? "") === "link") { // CrawlConstants::TYPE
                     continue;
                 }
