@@ -91,9 +91,10 @@ function holdWhileAsked(SearchPages $pages): void
     }
     file_put_contents($file, implode("", array_map(fn($name) => "$name " . $pages->url($name) . "\n",
         array_column(CONFIGS, 0))));
-    while (is_file($file)) {
+    do {
         sleep(1);
-    }
+        clearstatcache(true, $file); // else is_file answers from PHP's stat cache forever
+    } while (is_file($file));
 }
 
 /**
