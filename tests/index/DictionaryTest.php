@@ -122,6 +122,43 @@ class DictionaryTest extends TestCase
         }
     }
 
+    public function testLookUpsAskedAgainAnswerAsYioopsObjectDoes(): void
+    {
+        // Yioop's object keeps every block it read, so the same look-ups
+        // again give the same results and read_tier, and read nothing new.
+        $dictionary = $this->dictionary();
+        $calls = self::$recording["sequence"]["calls"];
+        foreach ([1, 2] as $pass) {
+            foreach ($calls as $i => $call) {
+                $this->assertSame(base64_decode($call["result"]), serialize(self::call($dictionary, $call)), "pass $pass, call $i");
+                $this->assertSame($call["read_tier"], $dictionary->read_tier, "pass $pass, call $i: read_tier");
+            }
+        }
+        $this->assertNull(self::call($dictionary, $calls[0], false));
+        $this->assertSame(self::$recording["sequence"]["state"], dictionaryState($dictionary));
+    }
+
+    public function testALookUpAskedAgainSeesATierFileThatWasMissing(): void
+    {
+        // Yioop caches no read of a missing file: asked again, its object
+        // looks for the file again and finds it.
+        $copy = self::$dir . "-missing";
+        exec("cp -r " . escapeshellarg(self::$dir) . " " . escapeshellarg($copy));
+        try {
+            $call = self::$recording["sequence"]["calls"][0];
+            $file = "$copy/" . ord(base64_decode($call["id"])[0]) . "/1A.dic";
+            rename($file, "$file.away");
+            $dictionary = $this->dictionary($copy);
+            $without = serialize(self::call($dictionary, $call));
+            $this->assertNotSame(base64_decode($call["result"]), $without, "tier 1 holds part of the answer");
+            $this->assertSame($without, serialize(self::call($dictionary, $call)), "still missing");
+            rename("$file.away", $file);
+            $this->assertSame(base64_decode($call["result"]), serialize(self::call($dictionary, $call)));
+        } finally {
+            exec("rm -rf " . escapeshellarg($copy));
+        }
+    }
+
     public function testAFileCutShortReadsAsYioopsOrDeclines(): void
     {
         $cut = self::$dir . "-cut";

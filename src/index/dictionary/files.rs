@@ -63,6 +63,14 @@ pub struct DictFiles {
     /// Files opened in the current call (each one costs Yioop two
     /// `set_error_handler` calls).
     pub opened: usize,
+    /// A read in the current call that the same call again could see
+    /// differently: a file that did not exist, or bytes past its length,
+    /// neither of which Yioop caches.
+    volatile: bool,
+    /// Earlier calls' answers (`super::lookup::word_info_remembered`), and
+    /// the current call's, kept once the call ends as it found it.
+    pub(super) memo: super::lookup::Memo,
+    pub(super) pending: Option<(super::lookup::MemoKey, super::lookup::Found)>,
 }
 
 impl DictFiles {
@@ -71,6 +79,8 @@ impl DictFiles {
         self.snapshot = None;
         self.blocks_at_start = self.block_order.len();
         self.opened = 0;
+        self.volatile = false;
+        self.pending = None;
     }
 
     /// Ends a call: a declined one (`keep` false) leaves the state as the
@@ -88,6 +98,10 @@ impl DictFiles {
             }
             self.opened = 0;
         }
+        if let (true, false, Some((key, found))) = (keep, self.volatile, self.pending.take()) {
+            self.memo.remember(key, found);
+        }
+        self.pending = None;
         self.snapshot = None;
     }
 
@@ -169,10 +183,12 @@ impl DictFiles {
             return Ok(Some(block.clone()));
         }
         if !self.handles.contains_key(&key) && !self.open(dir, key, host)? {
+            self.volatile = true;
             return Ok(None);
         }
         let len = self.file_len(key).unwrap_or(0);
         if bytes >= len || bytes < 0 {
+            self.volatile = true;
             return Ok(None); // past file_len; fseek before the start fails
         }
         let handle = self.handles[&key].clone();

@@ -49,7 +49,7 @@ pub struct Query {
 
 /// What `getWordInfo` gathered over the tiers: the entries, and the count
 /// and highest generation it sums when asked for the remaining total.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Found {
     pub info: Vec<Entry>,
     pub count: i64,
@@ -72,6 +72,54 @@ pub fn word_info(files: &mut DictFiles, host: &mut dyn Host, dir: &[u8], tiers: 
             break;
         }
     }
+    Ok(found)
+}
+
+/// The answers an object gave, by everything a look-up reads besides the
+/// object's blocks: the folder, the tiers, the id and the query.
+#[derive(Default)]
+pub struct Memo(std::collections::HashMap<MemoKey, Found>);
+
+#[derive(PartialEq, Eq, Hash)]
+pub struct MemoKey {
+    dir: Vec<u8>,
+    tiers: Vec<i64>,
+    word_id: Vec<u8>,
+    query: [i64; 4],
+}
+
+/// Far more than a page's distinct look-ups (each holds an entry a
+/// generation); past it the memo starts over.
+const MEMO_ENTRIES: usize = 1024;
+
+impl Memo {
+    pub(super) fn remember(&mut self, key: MemoKey, found: Found) {
+        if self.0.len() >= MEMO_ENTRIES {
+            self.0.clear();
+        }
+        self.0.insert(key, found);
+    }
+}
+
+/// `word_info` on an object that may have answered the same look-up
+/// before. Yioop's object caches every block it reads and never drops one,
+/// so a repeat reads the same bytes and gives the same answer, unless the
+/// first read a file that was missing or bytes past its end (not cached:
+/// `DictFiles` marks such a call, and it is not remembered). A search asks
+/// the same look-up hundreds of times a page: `discountedNumDocsTerm` keeps
+/// no answer for a word the index does not hold.
+pub fn word_info_remembered(files: &mut DictFiles, host: &mut dyn Host, dir: &[u8], tiers: &[i64], word_id: &[u8], query: Query) -> Result<Found> {
+    let key = MemoKey {
+        dir: dir.to_vec(),
+        tiers: tiers.to_vec(),
+        word_id: word_id.to_vec(),
+        query: [query.threshold, query.start_generation, query.num_distinct_generations, query.max_entry_count],
+    };
+    if let Some(found) = files.memo.0.get(&key) {
+        return Ok(found.clone());
+    }
+    let found = word_info(files, host, dir, tiers, word_id, query)?;
+    files.pending = Some((key, found.clone()));
     Ok(found)
 }
 

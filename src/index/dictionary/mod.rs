@@ -9,4 +9,4 @@ pub mod files;
 pub mod lookup;
 
 pub use files::{DictFiles, Host};
-pub use lookup::{word_info, Entry, Found, Query};
+pub use lookup::{word_info, word_info_remembered, Entry, Found, Query};

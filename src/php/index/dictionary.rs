@@ -9,6 +9,8 @@
 //! handed over to Yioop's PHP as its own reads would have left it: the
 //! queue, a stream per open file, the lengths and the blocks. An object
 //! whose arrays PHP has filled is Yioop's PHP's to read.
+//! A look-up the object answered before, from blocks it keeps, is
+//! answered again from its memo (`dictionary::word_info_remembered`).
 
 use crate::php::runtime::ffi::{FS_EXISTS, FS_SIZE, php_stat};
 use crate::php::runtime::weak_table::WeakTable;
@@ -279,7 +281,7 @@ fn look_up(object: &mut Object, call: &Call, state: &State) -> Result<Zval, Decl
     }
     let mut files = state.files.borrow_mut();
     files.begin();
-    let found = dictionary::word_info(&mut files, &mut PhpHost, &dir, &tier_numbers, &call.word_id, call.query);
+    let found = dictionary::word_info_remembered(&mut files, &mut PhpHost, &dir, &tier_numbers, &call.word_id, call.query);
     let found = match found {
         Ok(found) => found,
         Err(_) => {
