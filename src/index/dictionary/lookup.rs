@@ -78,7 +78,7 @@ pub fn word_info(files: &mut DictFiles, host: &mut dyn Host, dir: &[u8], tiers: 
 /// The answers an object gave, by everything a look-up reads besides the
 /// object's blocks: the folder, the tiers, the id and the query.
 #[derive(Default)]
-pub struct Memo(std::collections::HashMap<MemoKey, Found>);
+pub struct Memo(rustc_hash::FxHashMap<MemoKey, Found>);
 
 #[derive(PartialEq, Eq, Hash)]
 pub struct MemoKey {

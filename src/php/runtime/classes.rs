@@ -31,7 +31,25 @@ pub fn autoload_named(name: &'static str) -> Option<*mut zend_class_entry> {
 
 /// The loaded class `name`.
 pub fn loaded_named(name: &'static str) -> Option<*mut zend_class_entry> {
-    with_name(name, lookup)
+    let key = (name.as_ptr() as usize, name.len());
+    if let Some(found) = FOUND.with(|f| f.borrow().iter().find(|(k, _)| *k == key).map(|(_, c)| *c)) {
+        return Some(found);
+    }
+    let found = with_name(name, lookup)?;
+    FOUND.with(|f| f.borrow_mut().push((key, found)));
+    Some(found)
+}
+
+thread_local! {
+    /// Classes found by name in this request (PHP unloads none before its
+    /// end; one not loaded yet is looked up again): php-src lower-cases
+    /// the name into a new string at each look-up.
+    static FOUND: std::cell::RefCell<Vec<((usize, usize), *mut zend_class_entry)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Forgets the classes found, at each request's start.
+pub fn forget_found() {
+    FOUND.with(|f| f.borrow_mut().clear());
 }
 
 /// The class's static `$name`, through a reference; None where it has none.

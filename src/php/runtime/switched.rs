@@ -11,8 +11,28 @@ use ext_php_rs::types::Zval;
 
 /// Whether loaded class `class`'s method `method` (lower case) calls the
 /// native function `native` (lower case, without the leading `\`).
-pub fn calls_native(class: &'static str, method: &str, native: &str) -> bool {
-    loaded_named(class).is_some_and(|scope| method_calls(scope, method, native))
+pub fn calls_native(class: &'static str, method: &'static str, native: &'static str) -> bool {
+    let at = |s: &str| [s.as_ptr() as usize, s.len()];
+    let key = [at(class), at(method), at(native)];
+    if SWITCHED.with(|s| s.borrow().contains(&key)) {
+        return true;
+    }
+    let switched = loaded_named(class).is_some_and(|scope| method_calls(scope, method, native));
+    if switched {
+        SWITCHED.with(|s| s.borrow_mut().push(key));
+    }
+    switched
+}
+
+thread_local! {
+    /// The methods found switched in this request (a class's code does not
+    /// change before its end; one not loaded yet is looked at again).
+    static SWITCHED: std::cell::RefCell<Vec<[[usize; 2]; 3]>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Forgets them, at each request's start.
+pub fn forget_switched() {
+    SWITCHED.with(|s| s.borrow_mut().clear());
 }
 
 fn method_calls(scope: *mut zend_class_entry, method: &str, native: &str) -> bool {
