@@ -590,6 +590,34 @@ namespace yioop_codec\dictionary {
     function getWordInfo(object $dictionary, mixed $word_id, bool $raw = false, mixed $threshold = -1, mixed $start_generation = -1, mixed $num_distinct_generations = -1, bool $with_remaining_total = false): ?array {}
 }
 
+namespace yioop_codec\index_manager {
+    /**
+     * IndexManager's static discountedNumDocsTerm($term, $index_name),
+     * called on $class (static::class, IndexManager itself);
+     * php/yioop-integrate.php makes the method call it. An answer in the
+     * method's static cache ($num_docs_cache[$index_name][$term], shared
+     * with subclasses) is returned as it is. Otherwise, where the index
+     * (IndexManager::$indexes, or its getIndex) does not hold the term's id
+     * (crawlHashWord($term, true), looked up from generation 0 over
+     * NUM_DISTINCT_GENERATIONS by the native IndexDictionary look-up), 0.0,
+     * which Yioop returns without caching it. Null ("declines": Yioop's PHP
+     * answers, and caches) for a term the index holds, a term that is not a
+     * string, an index name neither a string nor an int, another class, an
+     * index that is not an IndexArchiveBundle itself or whose dictionary is
+     * not an IndexDictionary itself, a tree whose IndexDictionary::getWordInfo
+     * is not switched, an active generation newer than the last one in the
+     * dictionary (Yioop then reads that generation's shard too), values of
+     * generation_info or NUM_DISTINCT_GENERATIONS it would read otherwise
+     * than as ints, and wherever the dictionary's look-up declines.
+     *
+     * @param mixed $class the class the method was called on
+     * @param mixed $term the term, such as "link:" . a word's base64 key
+     * @param mixed $index_name the index's crawl time
+     * @return mixed the number of documents, discounted by generation
+     */
+    function discountedNumDocsTerm(mixed $class, mixed $term, mixed $index_name): mixed {}
+}
+
 namespace yioop_codec\bloom {
     /**
      * BloomFilterFile::contains: whether $value is in the filter $filter

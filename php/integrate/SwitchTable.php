@@ -173,6 +173,19 @@ final class SwitchTable
         // Its look-ups read getWordInfoTier, addAuxInfoRecords,
         // addLookedUpEntry, getDictSubstring and readBlockDictAtOffset as
         // Yioop 2021 writes them (src/index/dictionary/).
+        // The discount look-up a word iterator makes per posting. No
+        // class-wide static::class condition: its static cache is shared
+        // with subclasses, so the native function, given static::class,
+        // reads that cache and declines for any other class.
+        'IndexManager' => [
+            'file' => 'src/library/IndexManager.php',
+            'namespace' => 'seekquarry\\yioop\\library',
+            'native' => 'yioop_codec\\index_manager',
+            'when' => [],
+            'methods' => [
+                'discountedNumDocsTerm' => ['234016a264bdb74d', 'declines_static'],
+            ],
+        ],
         'IndexDictionary' => [
             'file' => 'src/library/IndexDictionary.php',
             'namespace' => 'seekquarry\\yioop\\library',

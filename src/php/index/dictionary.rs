@@ -262,8 +262,7 @@ fn read_call(args: &mut function::Args) -> Result<Call, Decline> {
         None => -1,
     };
     let word_id = args.take(1).dereference().zend_str().ok_or(Decline)?.as_bytes().to_vec();
-    let per_generation = int_constant("seekquarry\\yioop\\configs\\NUM_DOCS_PER_GENERATION")?;
-    let max_entry_count = per_generation.checked_mul(100).ok_or(Decline)?;
+    let max_entry_count = max_entry_count()?;
     Ok(Call { word_id, query: Query { threshold, start_generation, num_distinct_generations, max_entry_count }, with_remaining_total })
 }
 
@@ -389,8 +388,28 @@ fn nested_blocks(files: &DictFiles) -> Zval {
 
 fn get_word_info(args: &mut function::Args) -> Fallible<Zval> {
     let call = read_call(args);
-    let value = args.take(0).dereference_mut();
-    let Some(object) = value.object_mut() else { return Ok(Zval::new()) };
+    Ok(word_info_of(args.take(0).dereference_mut(), call).unwrap_or_default())
+}
+
+/// `$dictionary->getWordInfo($word_id, true, -1, $start_generation,
+/// $num_distinct_generations, true)` for another binding
+/// (`IndexManager::discountedNumDocsTerm`); None where it declines, the
+/// object then left to Yioop's PHP as a declined call leaves it.
+pub fn raw_word_info(dictionary: &mut Zval, word_id: Vec<u8>, start_generation: i64, num_distinct_generations: i64) -> Option<Zval> {
+    let call = max_entry_count().map(|max_entry_count| Call {
+        word_id,
+        query: Query { threshold: -1, start_generation, num_distinct_generations, max_entry_count },
+        with_remaining_total: true,
+    });
+    word_info_of(dictionary, call)
+}
+
+fn max_entry_count() -> Result<i64, Decline> {
+    int_constant("seekquarry\\yioop\\configs\\NUM_DOCS_PER_GENERATION")?.checked_mul(100).ok_or(Decline)
+}
+
+fn word_info_of(value: &mut Zval, call: Result<Call, Decline>) -> Option<Zval> {
+    let object = value.object_mut()?;
     let mut object = Object(object);
     let object_ptr = std::ptr::from_mut(&mut *object.0).cast::<zend_object>();
     let existing = OBJECTS.get(object_ptr);
@@ -399,13 +418,13 @@ fn get_word_info(args: &mut function::Args) -> Fallible<Zval> {
         if let Some(state) = existing {
             hand_over(&mut object, &state);
         }
-        return Ok(Zval::new());
+        return None;
     }
     let Ok(call) = call else {
         if let Some(state) = existing {
             hand_over(&mut object, &state);
         }
-        return Ok(Zval::new());
+        return None;
     };
     let state = existing.unwrap_or_else(|| {
         let slots = PROPERTIES.map(|name| object.declared_ptr(name));
@@ -414,10 +433,10 @@ fn get_word_info(args: &mut function::Args) -> Fallible<Zval> {
         state
     });
     match look_up(&mut object, &call, &state) {
-        Ok(value) => Ok(value),
+        Ok(value) => Some(value),
         Err(Decline) => {
             hand_over(&mut object, &state);
-            Ok(Zval::new())
+            None
         }
     }
 }

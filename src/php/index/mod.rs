@@ -1,13 +1,15 @@
 //! Bindings of Yioop's index classes: IndexShard (`yioop_codec\shard`),
 //! IndexDictionary (`yioop_codec\dictionary`), WebArchive and
 //! WebArchiveBundle (`yioop_codec\archive`), IndexArchiveBundle
-//! (`yioop_codec\index_bundle`), BloomFilterFile (`yioop_codec\bloom`).
+//! (`yioop_codec\index_bundle`), BloomFilterFile (`yioop_codec\bloom`),
+//! IndexManager (`yioop_codec\index_manager`).
 
 pub mod archive;
 pub mod archive_add;
 pub mod bloom;
 pub mod dictionary;
 pub mod index_bundle;
+pub mod index_manager;
 pub mod shard;
 
 use ext_php_rs::builders::ModuleBuilder;
@@ -18,5 +20,6 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
     let module = archive::register(module);
     let module = archive_add::register(module);
     let module = index_bundle::register(module);
+    let module = index_manager::register(module);
     bloom::register(module)
 }

@@ -1,0 +1,161 @@
+//! `yioop_codec\index_manager\discountedNumDocsTerm`: IndexManager's
+//! `discountedNumDocsTerm($term, $index_name)`, called by the switched
+//! static method with `static::class`. Its contract, declines included:
+//! php/yioop_codec.stub.php.
+//!
+//! A search asks it for `"link:" . $word` once per posting a word iterator
+//! takes, and for a term the index lacks Yioop keeps no answer (it returns
+//! 0.0 before its static cache), so each call looks the term up again:
+//! hundreds of times a page. Natively: a cached answer is read from the
+//! method's static cache in place (`classes::live_statics`, shared with
+//! subclasses); otherwise the index comes from `IndexManager::$indexes` (or
+//! Yioop's `getIndex`), the term's id is looked up by the native
+//! IndexDictionary (`dictionary::raw_word_info`), and where the index does
+//! not hold it the answer is 0.0, which Yioop would not cache either. A term
+//! it holds is left to Yioop's PHP, which works out the total and caches it.
+
+use crate::index::shard::build::word_id;
+use crate::php::index::dictionary::raw_word_info;
+use crate::php::runtime::classes::{live_statics, loaded, loaded_named, static_array};
+use crate::php::runtime::engine::{call_function, constant};
+use crate::php::runtime::function::{self, Param};
+use crate::php::runtime::keys::{find, Key};
+use crate::php::runtime::object::Object;
+use crate::php::runtime::switched::calls_native;
+use crate::php::runtime::zval::long_of;
+use crate::php_semantics::num;
+use ext_php_rs::ffi::{zend_class_entry, zend_is_true, zval};
+use ext_php_rs::flags::DataType;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::Zval;
+
+const INDEX_MANAGER: &str = "seekquarry\\yioop\\library\\IndexManager";
+const INDEX_ARCHIVE_BUNDLE: &str = "seekquarry\\yioop\\library\\IndexArchiveBundle";
+const INDEX_DICTIONARY: &str = "seekquarry\\yioop\\library\\IndexDictionary";
+const GET_INDEX: &str = "seekquarry\\yioop\\library\\IndexManager::getIndex";
+/// `CrawlConstants::FEED_CRAWL_TIME`: `getIndex` takes the feed's index for it.
+const FEED_CRAWL_TIME: i64 = 100;
+
+php_function!(DISCOUNTED_NUM_DOCS_TERM, discounted_num_docs_term_handler, "yioop_codec\\index_manager\\discountedNumDocsTerm", [Param::Value("class"), Param::Value("term"), Param::Value("index_name")], DataType::Mixed, |args| {
+    let [class, term, index_name] = args.values::<3>();
+    Ok(discounted_num_docs_term(class, term, index_name).unwrap_or_default())
+});
+
+pub fn register(module: ModuleBuilder) -> ModuleBuilder {
+    function::register(module, &[(&DISCOUNTED_NUM_DOCS_TERM, discounted_num_docs_term_handler)])
+}
+
+fn discounted_num_docs_term(class: &Zval, term: &Zval, index_name: &Zval) -> Option<Zval> {
+    let manager = loaded_named(INDEX_MANAGER)?;
+    if loaded(class)? != manager || !calls_native(INDEX_DICTIONARY, "getwordinfo", "yioop_codec\\dictionary\\getwordinfo") {
+        return None;
+    }
+    let term_bytes = term.zend_str()?.as_bytes();
+    let index_key = array_key(index_name)?;
+    if let Some(cached) = cached_answer(manager, index_key, Key::of_string(term_bytes)) {
+        return Some(cached);
+    }
+    let num_distinct_generations = int_like(constant("seekquarry\\yioop\\configs\\NUM_DISTINCT_GENERATIONS")?)?;
+    let mut index = index_of(manager, index_name, index_key)?;
+    let bundle = Object(index.object_mut()?);
+    if !std::ptr::eq(bundle.0.ce, loaded_named(INDEX_ARCHIVE_BUNDLE)?) || reads_active_shard(&bundle, num_distinct_generations)? {
+        return None;
+    }
+    let mut dictionary = bundle.property("dictionary")?.shallow_clone();
+    if is_true(&dictionary) {
+        let object = dictionary.object()?;
+        if !std::ptr::eq(object.ce, loaded_named(INDEX_DICTIONARY)?) {
+            return None;
+        }
+        let found = raw_word_info(&mut dictionary, term_id(term_bytes), 0, num_distinct_generations)?;
+        // `!empty($pre_info[1])`: what IndexManager::getWordInfo returns.
+        let holds = found.array().and_then(|info| info.get(1)).is_some_and(is_true);
+        if holds {
+            return None;
+        }
+    }
+    let mut zero = Zval::new();
+    zero.set_double(0.0);
+    Some(zero)
+}
+
+/// `crawlHashWord($term, true)`, the last term's kept: a page asks for
+/// the same term at each posting.
+fn term_id(term: &[u8]) -> Vec<u8> {
+    thread_local! {
+        static LAST: std::cell::RefCell<(Vec<u8>, Vec<u8>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if last.1.is_empty() || last.0 != term {
+            *last = (term.to_vec(), word_id(term).to_vec());
+        }
+        last.1.clone()
+    })
+}
+
+/// `$num_docs_cache[$index_name][$term]` where set: the method's statics as
+/// its next call sees them.
+fn cached_answer(manager: *mut zend_class_entry, index_key: Key, term_key: Key) -> Option<Zval> {
+    let statics = live_statics(manager, "discountednumdocsterm")?;
+    let cache = statics.get("num_docs_cache")?.dereference().array()?;
+    let by_term = unsafe { &*find(cache, index_key)? }.dereference().array()?;
+    let answer = unsafe { &*find(by_term, term_key)? }.dereference();
+    (!answer.is_null()).then(|| answer.shallow_clone())
+}
+
+/// The key `$array[$value]` uses, for a string or an int (others declined).
+fn array_key(value: &Zval) -> Option<Key<'_>> {
+    match long_of(value) {
+        Some(i) => Some(Key::Int(i)),
+        None => Some(Key::of_string(value.zend_str()?.as_bytes())),
+    }
+}
+
+/// `self::getIndex($index_name)`: read from `self::$indexes` where Yioop's
+/// method would just return it (an int or an int's string, a crawl's time,
+/// other than FEED_CRAWL_TIME, whose index is loaded), else Yioop's method
+/// called.
+fn index_of(manager: *mut zend_class_entry, index_name: &Zval, index_key: Key) -> Option<Zval> {
+    // A canonical int's digits: nothing to trim, not "feed", == 100 only as 100.
+    if matches!(index_key, Key::Int(i) if i != FEED_CRAWL_TIME) {
+        let indexes = static_array(manager, "indexes")?;
+        if let Some(index) = find(indexes, index_key).map(|slot| unsafe { &*slot }.dereference()) {
+            if is_true(index) {
+                return Some(index.shallow_clone());
+            }
+        }
+    }
+    call_function(GET_INDEX, &mut [index_name.shallow_clone()])
+}
+
+/// Whether `IndexManager::getWordInfo` would read the active generation's
+/// shard as well (a crawl still adding to it): left to Yioop's PHP. A
+/// generation_info it would read otherwise than as ints declines too.
+fn reads_active_shard(bundle: &Object, num_distinct_generations: i64) -> Option<bool> {
+    let info = bundle.property("generation_info")?;
+    if info.is_null() {
+        return Some(false);
+    }
+    let info = info.array()?;
+    let Some(active) = info.get("ACTIVE").map(Zval::dereference).filter(|a| !a.is_null()) else { return Some(false) };
+    let active = long_of(active)?;
+    let last_shard = match info.get("LAST_DICTIONARY_SHARD").map(Zval::dereference) {
+        None => None,
+        Some(last) if !is_true(last) => None,
+        Some(last) => Some(long_of(last)?),
+    };
+    let behind = last_shard.is_none_or(|last| last < active);
+    // $start_generation (0) + $num_distinct_generations
+    Some(behind && (active < num_distinct_generations || num_distinct_generations < 0))
+}
+
+/// An int, or the string of one (as the installer writes constants).
+fn int_like(value: &Zval) -> Option<i64> {
+    long_of(value).or_else(|| num::integer_key(value.zend_str()?.as_bytes()))
+}
+
+/// PHP's truth of a value (`!empty()` of a set one).
+fn is_true(value: &Zval) -> bool {
+    unsafe { zend_is_true(std::ptr::from_ref(value).cast_mut().cast::<zval>()) != 0 }
+}

@@ -1,0 +1,69 @@
+<?php
+namespace YioopCodec\Tests;
+
+use PHPUnit\Framework\TestCase;
+
+/**
+ * yioop_codec\index_manager\discountedNumDocsTerm against Yioop's own
+ * IndexManager::discountedNumDocsTerm: the cases of
+ * support/index_manager/run.php, on the dictionary Yioop built for
+ * fixtures/dictionary, run on stand-ins of Yioop's classes in a PHP process
+ * of its own, against what Yioop's PHP gave (fixtures/index_manager,
+ * recorded by tools/record/record-index-manager.php). The native function
+ * answers a term the index lacks (0.0, which Yioop does not cache) and a
+ * term in the method's static cache; it leaves the rest to Yioop's PHP.
+ */
+class IndexManagerTest extends TestCase
+{
+    /** The cases the native function leaves to Yioop's PHP, and why. */
+    private const DECLINED = [
+        'the most frequent word' => 'the index holds it: Yioop works out the total and caches it',
+        'a middling word' => 'the index holds it',
+        'a rare word' => 'the index holds it',
+        'a crawl past the dictionary: an absent word' => "Yioop would also read the active generation's shard",
+        'a crawl past the dictionary: a word' => "Yioop would also read the active generation's shard",
+        'an int term' => 'md5() of an int: left to Yioop',
+        'called on a subclass' => 'another class: left to Yioop',
+    ];
+
+    private static function runCases(array $command): array
+    {
+        $out = shell_exec(implode(' ', array_map('escapeshellarg', $command)) . ' 2>&1');
+        $cases = json_decode((string)$out, true);
+        if (!is_array($cases)) {
+            throw new \RuntimeException("no result: $out");
+        }
+        return $cases['cases'];
+    }
+
+    private static function recorded(): array
+    {
+        return json_decode(file_get_contents(__DIR__ . '/../fixtures/index_manager/yioop-2021.json'), true)['cases'];
+    }
+
+    public function testTheNativeFunctionGivesYioopsAnswersOrDeclines(): void
+    {
+        $native = self::runCases([PHP_BINARY, '-n', '-d', 'extension=' . LoadedExtension::path(),
+            __DIR__ . '/../support/index_manager/run.php', 'stand-ins']);
+        $yioop = self::recorded();
+        $this->assertSame(array_column($yioop, 'name'), array_column($native, 'name'));
+        $answered = 0;
+        foreach ($yioop as $i => $case) {
+            $name = $case['name'];
+            $this->assertSame(isset(self::DECLINED[$name]), $native[$i]['declined'], "$name: declined");
+            $this->assertSame($case['result'], $native[$i]['result'], "$name: result");
+            $answered += $native[$i]['declined'] ? 0 : 1;
+        }
+        $this->assertSame(count($yioop) - count(self::DECLINED), $answered);
+    }
+
+    public function testTheRecordingIsStillYioops(): void
+    {
+        $yioop = getenv('YIOOP_DIR');
+        if (!$yioop) {
+            $this->markTestSkipped('YIOOP_DIR not set');
+        }
+        $live = self::runCases([PHP_BINARY, '-n', __DIR__ . '/../support/index_manager/run.php', 'yioop', $yioop]);
+        $this->assertSame(self::recorded(), $live);
+    }
+}
