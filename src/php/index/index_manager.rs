@@ -156,6 +156,8 @@ fn int_like(value: &Zval) -> Option<i64> {
 }
 
 /// PHP's truth of a value (`!empty()` of a set one).
+#[allow(clippy::unnecessary_cast)]
 fn is_true(value: &Zval) -> bool {
-    unsafe { zend_is_true(std::ptr::from_ref(value).cast_mut().cast::<zval>()) != 0 }
+    // An int before PHP 8.3, a bool since.
+    (unsafe { zend_is_true(std::ptr::from_ref(value).cast_mut().cast::<zval>()) } as i32) != 0
 }
