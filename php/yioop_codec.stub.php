@@ -597,15 +597,17 @@ namespace yioop_codec\index_manager {
      * php/yioop-integrate.php makes the method call it. An answer in the
      * method's static cache ($num_docs_cache[$index_name][$term], shared
      * with subclasses) is returned as it is. Otherwise, where the index
-     * (IndexManager::$indexes, or its getIndex) does not hold the term's id
+     * (loaded in IndexManager::$indexes) does not hold the term's id
      * (crawlHashWord($term, true), looked up from generation 0 over
      * NUM_DISTINCT_GENERATIONS by the native IndexDictionary look-up), 0.0,
      * which Yioop returns without caching it. Null ("declines": Yioop's PHP
      * answers, and caches) for a term the index holds, a term that is not a
-     * string, an index name neither a string nor an int, another class, an
-     * index that is not an IndexArchiveBundle itself or whose dictionary is
-     * not an IndexDictionary itself, a tree whose IndexDictionary::getWordInfo
-     * is not switched, an active generation newer than the last one in the
+     * string, an index name that is not a crawl time (an int or an int's
+     * string, not FEED_CRAWL_TIME) or whose index is not loaded yet (Yioop's
+     * getIndex loads it), another class, an index that is not an
+     * IndexArchiveBundle itself or whose dictionary is not an
+     * IndexDictionary itself, a tree whose IndexDictionary::getWordInfo is
+     * not switched, an active generation newer than the last one in the
      * dictionary (Yioop then reads that generation's shard too), values of
      * generation_info or NUM_DISTINCT_GENERATIONS it would read otherwise
      * than as ints, and wherever the dictionary's look-up declines.

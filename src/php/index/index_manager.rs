@@ -8,8 +8,8 @@
 //! 0.0 before its static cache), so each call looks the term up again:
 //! hundreds of times a page. Natively: a cached answer is read from the
 //! method's static cache in place (`classes::live_statics`, shared with
-//! subclasses); otherwise the index comes from `IndexManager::$indexes` (or
-//! Yioop's `getIndex`), the term's id is looked up by the native
+//! subclasses); otherwise the index comes from `IndexManager::$indexes` (one
+//! not loaded yet is left to Yioop's PHP), the term's id is looked up by the native
 //! IndexDictionary (`dictionary::raw_word_info`), and where the index does
 //! not hold it the answer is 0.0, which Yioop would not cache either. A term
 //! it holds is left to Yioop's PHP, which works out the total and caches it.
@@ -17,7 +17,7 @@
 use crate::index::shard::build::word_id;
 use crate::php::index::dictionary::raw_word_info;
 use crate::php::runtime::classes::{live_statics, loaded, loaded_named, static_array};
-use crate::php::runtime::engine::{call_function, constant};
+use crate::php::runtime::engine::constant;
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::keys::{find, Key};
 use crate::php::runtime::object::Object;
@@ -32,7 +32,6 @@ use ext_php_rs::types::Zval;
 const INDEX_MANAGER: &str = "seekquarry\\yioop\\library\\IndexManager";
 const INDEX_ARCHIVE_BUNDLE: &str = "seekquarry\\yioop\\library\\IndexArchiveBundle";
 const INDEX_DICTIONARY: &str = "seekquarry\\yioop\\library\\IndexDictionary";
-const GET_INDEX: &str = "seekquarry\\yioop\\library\\IndexManager::getIndex";
 /// `CrawlConstants::FEED_CRAWL_TIME`: `getIndex` takes the feed's index for it.
 const FEED_CRAWL_TIME: i64 = 100;
 
@@ -56,7 +55,7 @@ fn discounted_num_docs_term(class: &Zval, term: &Zval, index_name: &Zval) -> Opt
         return Some(cached);
     }
     let num_distinct_generations = int_like(constant("seekquarry\\yioop\\configs\\NUM_DISTINCT_GENERATIONS")?)?;
-    let mut index = index_of(manager, index_name, index_key)?;
+    let mut index = index_of(manager, index_key)?;
     let bundle = Object(index.object_mut()?);
     if !std::ptr::eq(bundle.0.ce, loaded_named(INDEX_ARCHIVE_BUNDLE)?) || reads_active_shard(&bundle, num_distinct_generations)? {
         return None;
@@ -112,21 +111,19 @@ fn array_key(value: &Zval) -> Option<Key<'_>> {
     }
 }
 
-/// `self::getIndex($index_name)`: read from `self::$indexes` where Yioop's
-/// method would just return it (an int or an int's string, a crawl's time,
-/// other than FEED_CRAWL_TIME, whose index is loaded), else Yioop's method
-/// called.
-fn index_of(manager: *mut zend_class_entry, index_name: &Zval, index_key: Key) -> Option<Zval> {
+/// `self::getIndex($index_name)` where Yioop's method would just return
+/// `self::$indexes[$index_name]`: an int or an int's string (a crawl's
+/// time) other than FEED_CRAWL_TIME, whose index is loaded. Otherwise None:
+/// Yioop's PHP loads it (calling its getIndex from here, then declining,
+/// would repeat what that does, warnings included).
+fn index_of(manager: *mut zend_class_entry, index_key: Key) -> Option<Zval> {
     // A canonical int's digits: nothing to trim, not "feed", == 100 only as 100.
-    if matches!(index_key, Key::Int(i) if i != FEED_CRAWL_TIME) {
-        let indexes = static_array(manager, "indexes")?;
-        if let Some(index) = find(indexes, index_key).map(|slot| unsafe { &*slot }.dereference()) {
-            if is_true(index) {
-                return Some(index.shallow_clone());
-            }
-        }
+    if !matches!(index_key, Key::Int(i) if i != FEED_CRAWL_TIME) {
+        return None;
     }
-    call_function(GET_INDEX, &mut [index_name.shallow_clone()])
+    let indexes = static_array(manager, "indexes")?;
+    let index = unsafe { &*find(indexes, index_key)? }.dereference();
+    is_true(index).then(|| index.shallow_clone())
 }
 
 /// Whether `IndexManager::getWordInfo` would read the active generation's
