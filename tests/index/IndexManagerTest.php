@@ -24,6 +24,10 @@ class IndexManagerTest extends TestCase
         'a crawl past the dictionary: a word' => "Yioop would also read the active generation's shard",
         'an int term' => 'md5() of an int: left to Yioop',
         'called on a subclass' => 'another class: left to Yioop',
+        // Without an ACTIVE generation Yioop reads the dictionary's second
+        // entry as the list of entries, and caches what that gives (0.0).
+        'no ACTIVE generation: a rare word' => 'the index holds it',
+        'no ACTIVE generation: a frequent word' => 'the index holds it',
     ];
 
     private static function runCases(array $command): array

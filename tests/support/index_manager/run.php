@@ -18,6 +18,7 @@ use seekquarry\yioop\library as L;
 
 const INDEX = "1700000000";
 const INDEX_AHEAD = "1700000001";
+const INDEX_NO_ACTIVE = "1700000002";
 
 [, $mode] = $argv;
 $recorded = dirname(__DIR__, 2) . "/fixtures/index_manager/yioop-2021.json";
@@ -47,9 +48,12 @@ function index(string $dir, array $generation_info): L\IndexArchiveBundle
 }
 // The dictionary's shards are generations 0-5; a crawl past them (ACTIVE 7,
 // LAST_DICTIONARY_SHARD 5) makes Yioop look for generation 7's shard too.
+// Without an ACTIVE generation the dictionary answers its entries alone, not
+// [total, entries]: IndexManager then reads the second entry as the list.
 L\IndexManager::$indexes = [INDEX => index($work, ["ACTIVE" => 5, "LAST_DICTIONARY_SHARD" => 5]),
-    INDEX_AHEAD => index($work, ["ACTIVE" => 7, "LAST_DICTIONARY_SHARD" => 5])];
-L\IndexManager::$index_times = [INDEX => time(), INDEX_AHEAD => time()];
+    INDEX_AHEAD => index($work, ["ACTIVE" => 7, "LAST_DICTIONARY_SHARD" => 5]),
+    INDEX_NO_ACTIVE => index($work, [])];
+L\IndexManager::$index_times = [INDEX => time(), INDEX_AHEAD => time(), INDEX_NO_ACTIVE => time()];
 
 /** A subclass: the method's statics are shared with it (PHP 8.1+). */
 class SubManager extends L\IndexManager
@@ -76,6 +80,8 @@ function cases(): array
         ["an int term", 5, INDEX, null],
         ["called on a subclass", "qqqqqqq", INDEX, $sub],
         ["an empty term", "", INDEX, null],
+        ["no ACTIVE generation: a rare word", "w900", INDEX_NO_ACTIVE, null],
+        ["no ACTIVE generation: a frequent word", "w1", INDEX_NO_ACTIVE, null],
     ];
 }
 
