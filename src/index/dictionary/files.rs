@@ -101,7 +101,6 @@ impl DictFiles {
         if let (true, false, Some((key, found))) = (keep, self.volatile, self.pending.take()) {
             self.memo.remember(key, found);
         }
-        self.pending = None;
         self.snapshot = None;
     }
 

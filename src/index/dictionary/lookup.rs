@@ -49,7 +49,7 @@ pub struct Query {
 
 /// What `getWordInfo` gathered over the tiers: the entries, and the count
 /// and highest generation it sums when asked for the remaining total.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Default, Clone)]
 pub struct Found {
     pub info: Vec<Entry>,
     pub count: i64,

@@ -19,7 +19,7 @@ use crate::php::runtime::convert::{bytes_zval, Fallible};
 use crate::php::runtime::arrays::list_of;
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::object::Object;
-use crate::php::runtime::zval::{array_zval, long_of, long_zval};
+use crate::php::runtime::zval::{array_zval, int_like, long_of, long_zval};
 use crate::index::dictionary::{self, DictFiles, Entry, Found, Host, Query};
 use crate::php_semantics::num::{self, Num};
 use crate::index::shard::ShardError;
@@ -116,11 +116,6 @@ fn int_constant(full: &str) -> Result<i64, Decline> {
     int_like(crate::php::runtime::engine::constant(full).ok_or(Decline)?).ok_or(Decline)
 }
 
-/// An int, or a string that is an int's canonical decimal (PHP compares
-/// and multiplies it as that int).
-fn int_like(value: &Zval) -> Option<i64> {
-    long_of(value).or_else(|| num::integer_key(value.zend_str()?.as_bytes()))
-}
 
 fn is_empty_or_null(value: Option<&Zval>) -> bool {
     value.is_some_and(|v| v.is_null() || v.array().is_some_and(|a| a.is_empty()))

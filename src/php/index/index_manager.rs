@@ -22,8 +22,7 @@ use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::keys::{find, Key};
 use crate::php::runtime::object::Object;
 use crate::php::runtime::switched::calls_native;
-use crate::php::runtime::zval::long_of;
-use crate::php_semantics::num;
+use crate::php::runtime::zval::{int_like, long_of};
 use ext_php_rs::ffi::{zend_class_entry, zend_is_true, zval};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
@@ -50,7 +49,7 @@ fn discounted_num_docs_term(class: &Zval, term: &Zval, index_name: &Zval) -> Opt
         return None;
     }
     let term_bytes = term.zend_str()?.as_bytes();
-    let index_key = array_key(index_name)?;
+    let index_key = Key::of_value(index_name)?;
     if let Some(cached) = cached_answer(manager, index_key, Key::of_string(term_bytes)) {
         return Some(cached);
     }
@@ -103,14 +102,6 @@ fn cached_answer(manager: *mut zend_class_entry, index_key: Key, term_key: Key) 
     (!answer.is_null()).then(|| answer.shallow_clone())
 }
 
-/// The key `$array[$value]` uses, for a string or an int (others declined).
-fn array_key(value: &Zval) -> Option<Key<'_>> {
-    match long_of(value) {
-        Some(i) => Some(Key::Int(i)),
-        None => Some(Key::of_string(value.zend_str()?.as_bytes())),
-    }
-}
-
 /// `self::getIndex($index_name)` where Yioop's method would just return
 /// `self::$indexes[$index_name]`: an int or an int's string (a crawl's
 /// time) other than FEED_CRAWL_TIME, whose index is loaded. Otherwise None:
@@ -145,11 +136,6 @@ fn reads_active_shard(bundle: &Object, num_distinct_generations: i64) -> Option<
     let behind = last_shard.is_none_or(|last| last < active);
     // $start_generation (0) + $num_distinct_generations
     Some(behind && (active < num_distinct_generations || num_distinct_generations < 0))
-}
-
-/// An int, or the string of one (as the installer writes constants).
-fn int_like(value: &Zval) -> Option<i64> {
-    long_of(value).or_else(|| num::integer_key(value.zend_str()?.as_bytes()))
 }
 
 /// PHP's truth of a value (`!empty()` of a set one).

@@ -22,6 +22,15 @@ impl<'a> Key<'a> {
         crate::php_semantics::num::integer_key(s).map_or(Key::Str(s), Key::Int)
     }
 
+    /// `$array[$value]`'s key for an int or a string; None for the other
+    /// types, whose conversions the callers leave to Yioop's PHP.
+    pub fn of_value(value: &Zval) -> Option<Key<'_>> {
+        match crate::php::runtime::zval::long_of(value) {
+            Some(i) => Some(Key::Int(i)),
+            None => Some(Key::of_string(value.zend_str()?.as_bytes())),
+        }
+    }
+
     /// The key's hash in a PHP array: php-src's string hash, or the int.
     pub fn hash(self) -> u64 {
         match self {

@@ -14,6 +14,12 @@ pub fn long_of(slot: &Zval) -> Option<i64> {
     unsafe { (slot.u1.type_info & 0xff == u32::from(IS_LONG)).then(|| slot.value.lval) }
 }
 
+/// An int, or a string that is an int's canonical decimal (PHP compares
+/// and multiplies it as that int; the installer writes constants so).
+pub fn int_like(value: &Zval) -> Option<i64> {
+    long_of(value).or_else(|| crate::php_semantics::num::integer_key(value.zend_str()?.as_bytes()))
+}
+
 /// An int zval, built directly: `set_long` would first inspect the old
 /// value, which a fresh zval does not have, and that dominated list building.
 #[inline]

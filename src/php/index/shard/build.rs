@@ -36,21 +36,12 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
     function::register(module, &[(&ADD, add_handler)])
 }
 
-/// `$array[$value]`'s key for a meta id, or None for a type this function
-/// leaves to Yioop's PHP.
-fn meta_key(value: &Zval) -> Option<Key<'_>> {
-    if let Some(i) = long_of(value) {
-        return Some(Key::Int(i));
-    }
-    Some(Key::of_string(value.zend_str()?.as_bytes()))
-}
-
 /// The word lists with the meta ids added as `$word_lists[$meta_id] = []`
 /// would: an existing key keeps its place and gets an empty list (`None`
 /// here), a new one is appended. None where a meta id is neither an int nor
 /// a string.
 fn words_and_meta<'a>(word_lists: &'a ZendHashTable, meta_ids: &'a ZendHashTable) -> Option<Vec<(Key<'a>, Option<&'a Zval>)>> {
-    let metas = entries(meta_ids).into_iter().map(|(_, m)| meta_key(m.dereference())).collect::<Option<Vec<Key>>>()?;
+    let metas = entries(meta_ids).into_iter().map(|(_, m)| Key::of_value(m.dereference())).collect::<Option<Vec<Key>>>()?;
     // The lists a meta id empties, by slot: a few lookups a document
     // rather than a test per word.
     let emptied: Vec<*mut Zval> = metas.iter().filter_map(|&k| find(word_lists, k)).collect();
