@@ -620,6 +620,56 @@ namespace yioop_codec\index_manager {
     function discountedNumDocsTerm(mixed $class, mixed $term, mixed $index_name): mixed {}
 }
 
+namespace yioop_codec\word_iterator {
+    /**
+     * WordIterator::findDocsWithWord(), for a WordIterator itself;
+     * php/yioop-integrate.php makes the method call it. Yioop's result
+     * (the block of items keyed by doc key, or -1) with Yioop's effects on
+     * the iterator (next_offset, count_block, pages), where the index is
+     * loaded and its current shard is already this generation's, read from
+     * disk: generation_info's DISK_BASED true, CURRENT the iterator's
+     * current_generation, ACTIVE set, current_shard an IndexShard itself
+     * with read_only_from_disk and num_docs set. The slice is the native
+     * postingsSliceAscending or postingsSliceDescending; the discounts are
+     * IndexManager::discountedNumDocsTerm (native, or Yioop's method where
+     * that declines); the search filter's isFiltered is called through
+     * PHP; the discount score is added by PHP's own operators. Null
+     * ("declines", nothing changed) otherwise: a generation to switch to,
+     * a shard not read yet, an index not loaded (Yioop's getIndex loads
+     * it), the iterator's offsets, generations, direction or
+     * results_per_block other than ints, a base64_word_key that is not a
+     * string, a filter Yioop's call would fail on (not an object with a
+     * public isFiltered), a doc key that is empty, a tree whose IndexShard
+     * slices, IndexManager::discountedNumDocsTerm or IndexArchiveBundle
+     * are not switched, and wherever the slice declines or throws (Yioop's
+     * PHP then meets the same). A callee that throws leaves its exception
+     * standing, the iterator changed as far as Yioop's method had got.
+     *
+     * @param mixed $iterator the WordIterator ($this)
+     * @return mixed the block's items, -1, or null
+     */
+    function findDocsWithWord(mixed $iterator): mixed {}
+}
+
+namespace yioop_codec\search_filter {
+    /**
+     * SearchverticalsModel::isFiltered($url, $compute_hash_key), for a
+     * SearchverticalsModel itself; php/yioop-integrate.php makes the
+     * method call it. The answer the model remembers for the host,
+     * $this->memory_filter[$url], where it has one (set and not null),
+     * $compute_hash_key is false and the model has no query_filter (unset
+     * or empty). Null ("declines": Yioop's PHP answers, from its database)
+     * otherwise, and for a $url that is not an int or a string or a
+     * memory_filter that is not an array.
+     *
+     * @param mixed $model the SearchverticalsModel ($this)
+     * @param mixed $url the host key asked about
+     * @param mixed $compute_hash_key whether $url is a URL whose host is to be worked out
+     * @return mixed the remembered answer, or null
+     */
+    function isFiltered(mixed $model, mixed $url, mixed $compute_hash_key): mixed {}
+}
+
 namespace yioop_codec\bloom {
     /**
      * BloomFilterFile::contains: whether $value is in the filter $filter

@@ -88,6 +88,9 @@ final class SwitchTable
                 'packDoclenNum' => '81d419e5b0a2aec6',
                 'getWordInfoFromString' => '72b5efc4a904a278',
                 'headerToShardFields' => '77dd50668339b012',
+                // Reproduced by the native WordIterator::findDocsWithWord,
+                // which checks that this class is switched.
+                'getPostingsSlice' => '68f7bc30ef4027e4',
             ],
             'methods' => [
                 'readBlockShardAtOffset' => ['5338f614b2e2fa98', 'declines'],
@@ -166,6 +169,12 @@ final class SwitchTable
             'namespace' => 'seekquarry\\yioop\\library',
             'native' => 'yioop_codec\\index_bundle',
             'when' => ['static::class === self::class'],
+            // Reproduced by the native WordIterator::findDocsWithWord,
+            // which checks that getPage is switched.
+            'reads' => [
+                'setCurrentShard' => 'a80d50f87549c777',
+                'getCurrentShard' => '83bf32928100be7c',
+            ],
             'methods' => [
                 'getPage' => ['3a8db892fa6f63f3', 'declines'],
             ],
@@ -182,8 +191,24 @@ final class SwitchTable
             'namespace' => 'seekquarry\\yioop\\library',
             'native' => 'yioop_codec\\index_manager',
             'when' => [],
+            // Where an index is loaded already, as the native code reads it.
+            'reads' => [
+                'getIndex' => '469c3d0163f908df',
+            ],
             'methods' => [
                 'discountedNumDocsTerm' => ['234016a264bdb74d', 'declines_static'],
+            ],
+        ],
+        // The block of postings a search takes from one generation of a
+        // word's list. Its callees in other classes are checked switched
+        // at run time (their 'reads' hold what it reproduces of them).
+        'WordIterator' => [
+            'file' => 'src/library/index_bundle_iterators/WordIterator.php',
+            'namespace' => 'seekquarry\\yioop\\library\\index_bundle_iterators',
+            'native' => 'yioop_codec\\word_iterator',
+            'when' => ['static::class === self::class'],
+            'methods' => [
+                'findDocsWithWord' => ['936b279f82072c01', 'declines'],
             ],
         ],
         'IndexDictionary' => [
@@ -311,6 +336,17 @@ final class SwitchTable
         // (bench/crawl). The native code also relies on the en_US
         // Tokenizer's stem and NWordGrams::ngramsContains, in other files:
         // it checks at run time that both are switched (src/php/runtime/switched.rs).
+        // The search filter a word iterator asks about every posting's
+        // host: answers the model remembers are read natively.
+        'SearchverticalsModel' => [
+            'file' => 'src/models/SearchverticalsModel.php',
+            'namespace' => 'seekquarry\\yioop\\models',
+            'native' => 'yioop_codec\\search_filter',
+            'when' => ['static::class === self::class'],
+            'methods' => [
+                'isFiltered' => ['cab0f0a714998a60', 'declines'],
+            ],
+        ],
         'PhraseParser' => [
             'file' => 'src/library/PhraseParser.php',
             'namespace' => 'seekquarry\\yioop\\library',

@@ -6,12 +6,14 @@
 //! - [`dictionary`]: IndexDictionary's files and `getWordInfo`.
 //! - [`archive`]: web archive records found, read and inflated.
 //! - [`bloom`]: BloomFilterFile's look-up, its MD5 digests many at once.
+//! - [`doc_key`]: a posting's doc key taken apart as WordIterator does.
 //! - [`shared_memory`]: memory a server's forked workers share, and its lock.
 //! - `prefetch`: the cache-line hint that scattered reads share.
 
 pub mod archive;
 pub mod bloom;
 pub mod dictionary;
+pub mod doc_key;
 pub mod int_map;
 pub(crate) mod prefetch;
 pub mod shard;

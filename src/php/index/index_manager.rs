@@ -17,13 +17,14 @@
 use crate::index::shard::build::word_id;
 use crate::php::index::dictionary::raw_word_info;
 use crate::php::runtime::classes::{live_statics, loaded, loaded_named, static_array};
-use crate::php::runtime::engine::constant;
+use crate::php::runtime::convert::bytes_zval;
+use crate::php::runtime::engine::{call_function, constant};
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::keys::{find, Key};
 use crate::php::runtime::object::Object;
 use crate::php::runtime::switched::calls_native;
-use crate::php::runtime::zval::{int_like, long_of};
-use ext_php_rs::ffi::{zend_class_entry, zend_is_true, zval};
+use crate::php::runtime::zval::{int_like, is_true, long_of};
+use ext_php_rs::ffi::zend_class_entry;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
@@ -45,10 +46,35 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
 
 fn discounted_num_docs_term(class: &Zval, term: &Zval, index_name: &Zval) -> Option<Zval> {
     let manager = loaded_named(INDEX_MANAGER)?;
-    if loaded(class)? != manager || !calls_native(INDEX_DICTIONARY, "getwordinfo", "yioop_codec\\dictionary\\getwordinfo") {
+    if loaded(class)? != manager {
         return None;
     }
-    let term_bytes = term.zend_str()?.as_bytes();
+    native_discount(manager, term.zend_str()?.as_bytes(), index_name)
+}
+
+/// `IndexManager::discountedNumDocsTerm($term, $index_name)` for another
+/// binding (a native WordIterator): answered natively where the switched
+/// method's native function would answer, else by Yioop's method through
+/// PHP. None where that threw.
+pub(in crate::php) fn discounted_num_docs(term: &[u8], index_name: &Zval) -> Option<Zval> {
+    let manager = loaded_named(INDEX_MANAGER)?;
+    if let Some(answer) = native_discount(manager, term, index_name) {
+        return Some(answer);
+    }
+    let method = "seekquarry\\yioop\\library\\IndexManager::discountedNumDocsTerm";
+    call_function(method, &mut [bytes_zval(term), index_name.shallow_clone()])
+}
+
+/// `IndexManager::getIndex($index_name)` where it would just return an
+/// index already loaded (see [`index_of`]); None otherwise.
+pub(in crate::php) fn loaded_index(index_name: &Zval) -> Option<Zval> {
+    index_of(loaded_named(INDEX_MANAGER)?, Key::of_value(index_name)?)
+}
+
+fn native_discount(manager: *mut zend_class_entry, term_bytes: &[u8], index_name: &Zval) -> Option<Zval> {
+    if !calls_native(INDEX_DICTIONARY, "getwordinfo", "yioop_codec\\dictionary\\getwordinfo") {
+        return None;
+    }
     let index_key = Key::of_value(index_name)?;
     if let Some(cached) = cached_answer(manager, index_key, Key::of_string(term_bytes)) {
         return Some(cached);
@@ -136,11 +162,4 @@ fn reads_active_shard(bundle: &Object, num_distinct_generations: i64) -> Option<
     let behind = last_shard.is_none_or(|last| last < active);
     // $start_generation (0) + $num_distinct_generations
     Some(behind && (active < num_distinct_generations || num_distinct_generations < 0))
-}
-
-/// PHP's truth of a value (`!empty()` of a set one).
-#[allow(clippy::unnecessary_cast)]
-fn is_true(value: &Zval) -> bool {
-    // An int before PHP 8.3, a bool since.
-    (unsafe { zend_is_true(std::ptr::from_ref(value).cast_mut().cast::<zval>()) } as i32) != 0
 }

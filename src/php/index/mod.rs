@@ -2,7 +2,8 @@
 //! IndexDictionary (`yioop_codec\dictionary`), WebArchive and
 //! WebArchiveBundle (`yioop_codec\archive`), IndexArchiveBundle
 //! (`yioop_codec\index_bundle`), BloomFilterFile (`yioop_codec\bloom`),
-//! IndexManager (`yioop_codec\index_manager`).
+//! IndexManager (`yioop_codec\index_manager`), WordIterator
+//! (`yioop_codec\word_iterator`).
 
 pub mod archive;
 pub mod archive_add;
@@ -11,6 +12,7 @@ pub mod dictionary;
 pub mod index_bundle;
 pub mod index_manager;
 pub mod shard;
+pub mod word_iterator;
 
 use ext_php_rs::builders::ModuleBuilder;
 
@@ -21,5 +23,6 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
     let module = archive_add::register(module);
     let module = index_bundle::register(module);
     let module = index_manager::register(module);
+    let module = word_iterator::register(module);
     bloom::register(module)
 }

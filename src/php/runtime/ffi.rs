@@ -47,6 +47,8 @@ extern "C" {
     pub fn concat_function(result: *mut zval, op1: *mut zval, op2: *mut zval) -> i32;
     pub fn increment_function(op: *mut zval) -> i32;
     pub fn add_function(result: *mut zval, op1: *mut zval, op2: *mut zval) -> i32;
+    pub fn mul_function(result: *mut zval, op1: *mut zval, op2: *mut zval) -> i32;
+    pub fn div_function(result: *mut zval, op1: *mut zval, op2: *mut zval) -> i32;
     /// `$a <=> $b` as PHP's loose comparisons (`==`, `!=`) run it.
     pub fn zend_compare(op1: *mut zval, op2: *mut zval) -> c_int;
 
@@ -99,6 +101,7 @@ pub const HASH_FLAG_UNINITIALIZED: u32 = 1 << 3;
 /// An object's key in a weak map is its address shifted by this.
 pub const ZEND_MM_ALIGNMENT_LOG2: u32 = 3;
 pub const ZEND_USER_FUNCTION: u8 = 2;
+pub const ZEND_ACC_PUBLIC: u32 = 1;
 pub const ZEND_FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
 pub const PHP_STREAM_FLAG_NO_SEEK: u32 = 0x1;
 /// What `filesize` and `file_exists` ask `php_stat`.

@@ -5,8 +5,8 @@
  * guard's call of the native function, and where that declines it counts
  * the decline and gives what Yioop gave in that case (run.php sets it),
  * keeping it in the method's static cache as Yioop does any answer but
- * 0.0. IndexDictionary's getWordInfo is the native look-up (the native
- * function requires it switched). Loaded in a PHP process of its own.
+ * 0.0. IndexDictionary is ../index-dictionary-stand-in.php. Loaded in a
+ * PHP process of its own.
  */
 namespace seekquarry\yioop\configs {
     const NUM_DISTINCT_GENERATIONS = "20"; // as the installer writes it
@@ -20,33 +20,11 @@ namespace seekquarry\yioop\configs {
 }
 
 namespace seekquarry\yioop\library {
+    require_once __DIR__ . "/../index-dictionary-stand-in.php";
+
     class IndexShard
     {
         const WORD_DATA_LEN = 12;
-    }
-
-    class IndexDictionary
-    {
-        public $fhs = ["QUEUE" => []];
-        public $file_lens;
-        public $blocks;
-        public $read_tier;
-        public $active_tiers;
-        public $max_tier;
-
-        public function __construct(public $dir_name, public $parent_archive_bundle = null)
-        {
-            $this->max_tier = unserialize(file_get_contents("$dir_name/max_tier.txt"));
-            $this->active_tiers = array_map("strval", range($this->max_tier, 1));
-            $this->read_tier = $this->max_tier;
-        }
-
-        public function getWordInfo($word_id, $raw = false, $threshold = -1, $start_generation = -1,
-            $num_distinct_generations = -1, $with_remaining_total = false)
-        {
-            return \yioop_codec\dictionary\getWordInfo($this, $word_id, $raw, $threshold,
-                $start_generation, $num_distinct_generations, $with_remaining_total);
-        }
     }
 
     class IndexArchiveBundle

@@ -94,6 +94,8 @@ mod file;
 mod save;
 mod slice;
 
+pub(in crate::php) use slice::iterator_slice;
+
 /// A shard object: its properties as IndexShard's PHP reads them.
 pub(super) struct Shard<'a>(pub(super) Object<'a>);
 

@@ -154,7 +154,15 @@ fn slice_call(args: &mut function::Args, signature: &'static Signature, ascendin
     let start_offset = int_arg(args, 1)?;
     let last_offset = int_arg(args, 3)?;
     let len = int_arg(args, 4)?;
-    let mut shard = Shard::of(args.take(0), signature.name)?;
+    let shard = Shard::of(args.take(0), signature.name)?;
+    let (results, next) = slice_of(shard, SliceArgs { start_offset, next_offset, last_offset, len }, ascending)?;
+    next_ref.dereference_mut().set_long(next);
+    Ok(array_zval(results))
+}
+
+/// The slice's items, keyed by doc id as Yioop's `$results`, and the next
+/// offset.
+fn slice_of(mut shard: Shard, slice_args: SliceArgs, ascending: bool) -> Result<(ZBox<ZendHashTable>, i64), Stop> {
     let config = config()?;
     let stats = shard.stats()?;
     let wd_len = shard.wd_len()?;
@@ -174,14 +182,32 @@ fn slice_call(args: &mut function::Args, signature: &'static Signature, ascendin
         decoded: None,
     };
     let dispatch = crate::php::settings::current().dispatch;
-    slice_shard.decoded = decoded_list::cached(&slice_shard.word_docs, start_offset >> 2, last_offset >> 2, &dispatch);
+    slice_shard.decoded = decoded_list::cached(&slice_shard.word_docs, slice_args.start_offset >> 2, slice_args.last_offset >> 2, &dispatch);
     let mut results = ZendHashTable::new();
-    let slice_args = SliceArgs { start_offset, next_offset, last_offset, len };
     let next = slice::postings_slice(&slice_shard, slice_args, ascending, &mut Php, |doc_id, item| {
         symtable_update(&mut results, &doc_id, item_zval(item, &generation));
     })?;
-    next_ref.dereference_mut().set_long(next);
-    Ok(array_zval(results))
+    Ok((results, next))
+}
+
+/// `$shard->postingsSliceAscending(...)` (or Descending) as a native
+/// WordIterator reaches it through getPostingsSlice: the items and the
+/// next offset, the call ended as the switched method's would be. None
+/// where that method would decline or throw; the iterator then leaves the
+/// whole call to Yioop's PHP, which meets the same.
+pub(in crate::php) fn iterator_slice(shard: &mut Zval, slice_args: SliceArgs, ascending: bool) -> Option<(ZBox<ZendHashTable>, i64)> {
+    let signature = if ascending { &SLICE_ASCENDING } else { &SLICE_DESCENDING };
+    let pointer = std::ptr::from_mut(shard);
+    match Shard::of(shard, signature.name).map_err(Stop::Throw).and_then(|shard| slice_of(shard, slice_args, ascending)) {
+        Ok(sliced) => {
+            super::file::end_call();
+            Some(sliced)
+        }
+        Err(stop) => {
+            let _ = super::finish(signature, pointer, Err(stop));
+            None
+        }
+    }
 }
 
 /// `$results[$doc_id] = $item`: a decimal-integer id becomes an int key,
