@@ -6,11 +6,14 @@
  * digest of every block, so that a run on Yioop's PHP and one on a switched
  * tree can be compared.
  *
- *   php bench/word_iterator.php YIOOP_DIR INDEX_DIR [word ...]
- *   php -d extension=target/release/libyioop_codec.so bench/word_iterator.php SWITCHED_TREE INDEX_DIR [word ...]
+ *   php bench/word_iterator.php YIOOP_DIR INDEX_DIR [--block=N] [word ...]
+ *   php -d extension=target/release/libyioop_codec.so bench/word_iterator.php SWITCHED_TREE INDEX_DIR [--block=N] [word ...]
  *
  * INDEX_DIR: an IndexData<crawl time> directory, for example
  * /var/tmp/yioop-scale/100000-gdefault/ext-off/IndexData1700000000.
+ * --block=N: postings a block (results_per_block; Yioop's default else).
+ * A search's intersections take one at a time: --block=1 times the cost
+ * of a call rather than of a posting.
  */
 namespace seekquarry\yioop\configs;
 
@@ -19,7 +22,15 @@ use seekquarry\yioop\library\index_bundle_iterators\WordIterator;
 
 const ROUNDS = 5;
 [, $tree, $index_dir] = $argv + [null, null, null];
-$words = array_slice($argv, 3) ?: ["the", "and", "function", "postgresql", "kernel"];
+$args = array_slice($argv, 3);
+$block = null;
+foreach ($args as $i => $arg) {
+    if (preg_match('/^--block=(\d+)$/', $arg, $match)) {
+        $block = (int)$match[1];
+        unset($args[$i]);
+    }
+}
+$words = array_values($args) ?: ["the", "and", "function", "postgresql", "kernel"];
 if (!is_dir("$tree/src") || !preg_match('/IndexData(\d+)$/', rtrim((string)$index_dir, "/"), $m)) {
     fwrite(STDERR, "usage: php [-d extension=...] bench/word_iterator.php YIOOP_TREE INDEX_DIR [word ...]\n");
     exit(2);
@@ -35,9 +46,10 @@ bootYioop("$tree/src", $work);
  * Walks the word's list once: [blocks, postings, digest of the blocks,
  * microseconds in nextDocsWithWord].
  */
-function walk(string $word, string $index_name): array
+function walk(string $word, string $index_name, ?int $block): array
 {
-    $iterator = new WordIterator(L\crawlHashWord($word, true), $index_name, true);
+    $iterator = $block === null ? new WordIterator(L\crawlHashWord($word, true), $index_name, true)
+        : new WordIterator(L\crawlHashWord($word, true), $index_name, true, null, $block);
     [$blocks, $postings, $digest, $ns] = [0, 0, "", 0];
     while (true) {
         $start = hrtime(true);
@@ -54,14 +66,15 @@ function walk(string $word, string $index_name): array
 }
 
 $mode = extension_loaded("yioop") ? "switched, with the extension" : "Yioop's PHP";
-printf("%s (%s), JIT %s, best of %d walks:\n", $tree, $mode, ini_get("opcache.jit") ?: "off", ROUNDS);
+printf("%s (%s), JIT %s, %s postings a block, best of %d walks:\n", $tree, $mode,
+    ini_get("opcache.jit") ?: "off", $block ?? "Yioop's default", ROUNDS);
 foreach ($words as $word) {
     $best = INF;
     for ($round = 0; $round < ROUNDS; $round++) {
         // Yioop's handler (Config.php sets it again as it goes) prints PHP
         // 8.2's notes on its dynamic properties: alike in both runs, unshown.
         ob_start();
-        [$blocks, $postings, $digest, $us] = walk($word, $index_name);
+        [$blocks, $postings, $digest, $us] = walk($word, $index_name, $block);
         $best = min($best, $us);
         ob_end_clean();
     }

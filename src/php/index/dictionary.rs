@@ -16,6 +16,7 @@ use crate::php::runtime::ffi::{FS_EXISTS, FS_SIZE, php_stat};
 use crate::php::runtime::weak_table::WeakTable;
 use crate::php::runtime::classes::autoload_named;
 use crate::php::runtime::convert::{bytes_zval, Fallible};
+use crate::php::runtime::engine::PerRequest;
 use crate::php::runtime::arrays::list_of;
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::object::Object;
@@ -220,9 +221,14 @@ fn error_handler_calls(opened: usize) -> Result<(), Decline> {
 }
 
 /// Whether `handler` names a function PHP can call (else Yioop's
-/// `set_error_handler` throws: left to it).
+/// `set_error_handler` throws: left to it). Once it does, it does for the
+/// rest of the request (PHP undefines no function): kept.
 fn handler_exists() -> bool {
-    yioop_error_handler().is_some_and(|handler| ZendCallable::try_from_name(&handler).is_ok())
+    thread_local! {
+        static EXISTS: PerRequest<()> = const { PerRequest::new() };
+    }
+    let check = || yioop_error_handler().filter(|handler| ZendCallable::try_from_name(handler).is_ok()).map(drop).ok_or(());
+    EXISTS.with(|exists| exists.get_or(check)).is_ok()
 }
 
 /// `C\NS_CONFIGS . "yioop_error_handler"`; None without NS_CONFIGS.
@@ -399,8 +405,13 @@ pub fn raw_word_info(dictionary: &mut Zval, word_id: Vec<u8>, start_generation: 
     word_info_of(dictionary, call)
 }
 
+/// `NUM_DOCS_PER_GENERATION * 100`, read once a request.
 fn max_entry_count() -> Result<i64, Decline> {
-    int_constant("seekquarry\\yioop\\configs\\NUM_DOCS_PER_GENERATION")?.checked_mul(100).ok_or(Decline)
+    thread_local! {
+        static COUNT: PerRequest<i64> = const { PerRequest::new() };
+    }
+    let read = || int_constant("seekquarry\\yioop\\configs\\NUM_DOCS_PER_GENERATION")?.checked_mul(100).ok_or(Decline);
+    COUNT.with(|count| count.get_or(read))
 }
 
 fn word_info_of(value: &mut Zval, call: Result<Call, Decline>) -> Option<Zval> {

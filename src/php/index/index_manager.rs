@@ -16,15 +16,15 @@
 
 use crate::index::shard::build::word_id;
 use crate::php::index::dictionary::raw_word_info;
-use crate::php::runtime::classes::{live_statics, loaded, loaded_named, static_array};
+use crate::php::runtime::classes::{loaded, loaded_named, method_statics, static_array, user_method};
 use crate::php::runtime::convert::bytes_zval;
-use crate::php::runtime::engine::{call_function, constant};
+use crate::php::runtime::engine::{call_function, constant, PerRequest};
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::keys::{find, Key};
 use crate::php::runtime::object::Object;
 use crate::php::runtime::switched::calls_native;
 use crate::php::runtime::zval::{int_like, is_true, long_of};
-use ext_php_rs::ffi::zend_class_entry;
+use ext_php_rs::ffi::{zend_class_entry, zend_op_array};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
@@ -79,7 +79,7 @@ fn native_discount(manager: *mut zend_class_entry, term_bytes: &[u8], index_name
     if let Some(cached) = cached_answer(manager, index_key, Key::of_string(term_bytes)) {
         return Some(cached);
     }
-    let num_distinct_generations = int_like(constant("seekquarry\\yioop\\configs\\NUM_DISTINCT_GENERATIONS")?)?;
+    let num_distinct_generations = num_distinct_generations()?;
     let mut index = index_of(manager, index_key)?;
     let bundle = Object(index.object_mut()?);
     if !std::ptr::eq(bundle.0.ce, loaded_named(INDEX_ARCHIVE_BUNDLE)?) || reads_active_shard(&bundle, num_distinct_generations)? {
@@ -103,6 +103,15 @@ fn native_discount(manager: *mut zend_class_entry, term_bytes: &[u8], index_name
     Some(zero)
 }
 
+/// `NUM_DISTINCT_GENERATIONS` as an int, read once a request.
+fn num_distinct_generations() -> Option<i64> {
+    thread_local! {
+        static VALUE: PerRequest<i64> = const { PerRequest::new() };
+    }
+    let read = || constant("seekquarry\\yioop\\configs\\NUM_DISTINCT_GENERATIONS").and_then(int_like).ok_or(());
+    VALUE.with(|value| value.get_or(read)).ok()
+}
+
 /// `crawlHashWord($term, true)`, the last term's kept: a page asks for
 /// the same term at each posting.
 fn term_id(term: &[u8]) -> Vec<u8> {
@@ -121,7 +130,14 @@ fn term_id(term: &[u8]) -> Vec<u8> {
 /// `$num_docs_cache[$index_name][$term]` where set: the method's statics as
 /// its next call sees them.
 fn cached_answer(manager: *mut zend_class_entry, index_key: Key, term_key: Key) -> Option<Zval> {
-    let statics = live_statics(manager, "discountednumdocsterm")?;
+    thread_local! {
+        // The method, found once a request (its class cannot change before
+        // the request ends); its statics are read live at each call.
+        static METHOD: PerRequest<usize> = const { PerRequest::new() };
+    }
+    let find_method = || user_method(manager, "discountednumdocsterm").map(|m| std::ptr::from_ref(m) as usize).ok_or(());
+    let method = METHOD.with(|method| method.get_or(find_method)).ok()?;
+    let statics = method_statics(unsafe { &*(method as *const zend_op_array) })?;
     let cache = statics.get("num_docs_cache")?.dereference().array()?;
     let by_term = unsafe { &*find(cache, index_key)? }.dereference().array()?;
     let answer = unsafe { &*find(by_term, term_key)? }.dereference();

@@ -237,13 +237,13 @@ impl Walk<'_> {
             }
             let mut item = item;
             let data = item.array_mut()?;
-            let _ = data.insert(key::KEY, key_zval(key));
-            let _ = data.insert(key::HASH, bytes_zval(key_parts[1]));
-            let _ = data.insert(key::INLINKS, bytes_zval(key_parts[2]));
+            update(data, Key::Str(key::KEY.as_bytes()), key_zval(key));
+            update(data, Key::Str(key::HASH.as_bytes()), bytes_zval(key_parts[1]));
+            update(data, Key::Str(key::INLINKS.as_bytes()), bytes_zval(key_parts[2]));
             if discounting && is_doc(&item) {
                 self.add_discount(&mut item, hash_url, &max_discount)?;
             }
-            let _ = item.array_mut()?.insert(key::CRAWL_TIME, self.index_name.shallow_clone());
+            update(item.array_mut()?, Key::Str(key::CRAWL_TIME.as_bytes()), self.index_name.shallow_clone());
             update(&mut results, key, item);
         }
         Some(results)

@@ -73,7 +73,11 @@ pub fn static_array(scope: *mut zend_class_entry, name: &'static str) -> Option<
 /// itself, or (odd) an offset into the compiler globals' map, as opcache
 /// makes it (signed: PHP 8.4 also keeps slots below the map's base).
 pub fn live_statics(class: *mut zend_class_entry, lowercase_method: &str) -> Option<&'static HashTable> {
-    let op_array = user_method(class, lowercase_method)?;
+    method_statics(user_method(class, lowercase_method)?)
+}
+
+/// [`live_statics`] of a method already found.
+pub fn method_statics(op_array: &zend_op_array) -> Option<&'static HashTable> {
     let map_ptr = op_array.static_variables_ptr__ptr as usize;
     let live = if map_ptr & 1 == 1 {
         unsafe { *compiler_globals.map_ptr_base.cast::<u8>().offset(map_ptr as isize).cast::<*mut HashTable>() }

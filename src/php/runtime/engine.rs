@@ -11,6 +11,38 @@ pub fn has_exception() -> bool {
     unsafe { !ext_php_rs::ffi::executor_globals.exception.is_null() }
 }
 
+thread_local! {
+    /// Which request this process is in (counted at each request's start).
+    static REQUEST: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts a request's start: values kept [`PerRequest`] are read again.
+pub fn next_request() {
+    REQUEST.with(|r| r.set(r.get() + 1));
+}
+
+/// A value read from PHP once a request and kept for the rest of it: what
+/// cannot change before the request ends (a defined constant's value).
+/// Kept in a thread-local.
+pub struct PerRequest<T: Copy>(std::cell::Cell<Option<(u64, T)>>);
+
+impl<T: Copy> PerRequest<T> {
+    pub const fn new() -> PerRequest<T> {
+        PerRequest(std::cell::Cell::new(None))
+    }
+
+    /// The value kept in this request, else `read`'s (kept where Some).
+    pub fn get_or<E>(&self, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+        let now = REQUEST.with(std::cell::Cell::get);
+        if let Some((_, value)) = self.0.get().filter(|(at, _)| *at == now) {
+            return Ok(value);
+        }
+        let value = read()?;
+        self.0.set(Some((now, value)));
+        Ok(value)
+    }
+}
+
 /// A defined constant's value (fully qualified name), through a reference;
 /// None for an undefined one.
 pub fn constant(full: &str) -> Option<&'static Zval> {

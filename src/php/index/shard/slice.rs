@@ -22,6 +22,8 @@ use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 use std::os::raw::{c_char, c_int};
 
 use crate::php::runtime::convert::{int_list, num_zval};
+use crate::php::runtime::keys::{update, Key};
+use crate::php::runtime::engine::PerRequest;
 use crate::php::runtime::zval::{array_zval, long_of};
 
 
@@ -114,7 +116,16 @@ fn weight_constant(full: &str) -> Result<f64, Stop> {
     long_of(value).map(Num::Int).or_else(|| numeric_string(value)).map(Num::as_f64).ok_or(Stop::Decline)
 }
 
+/// The configuration constants, read once a request (a constant cannot
+/// change before the request ends); a search slices hundreds of times.
 fn config() -> Result<Config, Stop> {
+    thread_local! {
+        static CONFIG: PerRequest<Config> = const { PerRequest::new() };
+    }
+    CONFIG.with(|config| config.get_or(read_config))
+}
+
+fn read_config() -> Result<Config, Stop> {
     Ok(Config {
         precision: int_constant(configs!("PRECISION"))?,
         avg_links_per_page: int_constant(configs!("AVG_LINKS_PER_PAGE"))?,
@@ -229,9 +240,11 @@ fn symtable_update(array: &mut ZendHashTable, key: &[u8], value: Zval) {
 
 /// One item as makeItem's array.
 fn item_zval(item: Item<ZBox<ZendStr>>, generation: &Zval) -> Zval {
-    let mut array = ZendHashTable::with_capacity(12);
+    // Room for the four fields a native WordIterator adds.
+    let mut array = ZendHashTable::with_capacity(16);
+    // None of the keys is an integer's decimal: written as string keys.
     let mut put = |key: &str, value: Zval| {
-        let _ = array.insert(key, value);
+        update(&mut array, Key::Str(key.as_bytes()), value);
     };
     put(key::POSITION_LIST, int_list(item.positions.into_iter()));
     let doc_rank = match item.doc_rank {
@@ -255,7 +268,7 @@ fn item_zval(item: Item<ZBox<ZendStr>>, generation: &Zval) -> Zval {
     put(key::PROXIMITY, proximity);
     let mut scores = ZendHashTable::new();
     for (position, weight) in item.description_scores {
-        let _ = scores.insert_at_index(position, num_zval(weight));
+        update(&mut scores, Key::Int(position), num_zval(weight));
     }
     put(key::DESCRIPTION_SCORES, array_zval(scores));
     if let Some(ranks) = item.user_ranks {
