@@ -11,6 +11,7 @@ require_once __DIR__ . '/support/BadInputTable.php';
 require_once __DIR__ . '/support/LoadedExtension.php';
 require_once __DIR__ . '/support/SettingProcess.php';
 require_once __DIR__ . '/support/RecordedShard.php';
+require_once __DIR__ . '/support/CaseRunner.php';
 
 if (!extension_loaded('yioop') && getenv('YIOOP_HARNESS_ONLY') !== '1') {
     fwrite(STDERR, "\nThe yioop extension is not loaded.\n"

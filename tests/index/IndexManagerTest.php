@@ -30,15 +30,6 @@ class IndexManagerTest extends TestCase
         'no ACTIVE generation: a frequent word' => 'the index holds it',
     ];
 
-    private static function runCases(array $command): array
-    {
-        $out = shell_exec(implode(' ', array_map('escapeshellarg', $command)) . ' 2>&1');
-        $cases = json_decode((string)$out, true);
-        if (!is_array($cases)) {
-            throw new \RuntimeException("no result: $out");
-        }
-        return $cases['cases'];
-    }
 
     private static function recorded(): array
     {
@@ -47,8 +38,7 @@ class IndexManagerTest extends TestCase
 
     public function testTheNativeFunctionGivesYioopsAnswersOrDeclines(): void
     {
-        $native = self::runCases([PHP_BINARY, '-n', '-d', 'extension=' . LoadedExtension::path(),
-            __DIR__ . '/../support/index_manager/run.php', 'stand-ins']);
+        $native = CaseRunner::run(__DIR__ . '/../support/index_manager/run.php', 'stand-ins')['cases'];
         $yioop = self::recorded();
         $this->assertSame(array_column($yioop, 'name'), array_column($native, 'name'));
         $answered = 0;
@@ -67,7 +57,7 @@ class IndexManagerTest extends TestCase
         if (!$yioop) {
             $this->markTestSkipped('YIOOP_DIR not set');
         }
-        $live = self::runCases([PHP_BINARY, '-n', __DIR__ . '/../support/index_manager/run.php', 'yioop', $yioop]);
+        $live = CaseRunner::run(__DIR__ . '/../support/index_manager/run.php', 'yioop', $yioop)['cases'];
         $this->assertSame(self::recorded(), $live);
     }
 }

@@ -27,15 +27,6 @@ class WordIteratorTest extends TestCase
         'base64_word_key as an int' => 'a string only',
     ];
 
-    private static function runCases(array $command): array
-    {
-        $out = shell_exec(implode(' ', array_map('escapeshellarg', $command)) . ' 2>&1');
-        $cases = json_decode((string)$out, true);
-        if (!is_array($cases)) {
-            throw new \RuntimeException("no result: $out");
-        }
-        return $cases;
-    }
 
     private static function recorded(): array
     {
@@ -45,8 +36,7 @@ class WordIteratorTest extends TestCase
 
     public function testTheNativeFunctionGivesYioopsBlocksOrDeclines(): void
     {
-        $native = self::runCases([PHP_BINARY, '-n', '-d', 'extension=' . LoadedExtension::path(),
-            __DIR__ . '/../support/word_iterator/run.php', 'stand-ins'])['cases'];
+        $native = CaseRunner::run(__DIR__ . '/../support/word_iterator/run.php', 'stand-ins')['cases'];
         $yioop = self::recorded()['cases'];
         $this->assertSame(array_column($yioop, 'name'), array_column($native, 'name'));
         $answered = 0;
@@ -69,7 +59,7 @@ class WordIteratorTest extends TestCase
         if (!$yioop) {
             $this->markTestSkipped('YIOOP_DIR not set');
         }
-        $live = self::runCases([PHP_BINARY, '-n', __DIR__ . '/../support/word_iterator/run.php', 'yioop', $yioop]);
+        $live = CaseRunner::run(__DIR__ . '/../support/word_iterator/run.php', 'yioop', $yioop);
         $this->assertSame(self::recorded(), $live);
     }
 }

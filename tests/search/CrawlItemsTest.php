@@ -26,15 +26,6 @@ class CrawlItemsTest extends TestCase
     /** Cases whose record is damaged after earlier cases read it: the page (its title) read before must not come back. */
     private const DAMAGED = ['a record damaged underneath' => 'Alpha'];
 
-    private static function runCases(array $command): array
-    {
-        $out = shell_exec(implode(' ', array_map('escapeshellarg', $command)) . ' 2>&1');
-        $cases = json_decode((string)$out, true);
-        if (!is_array($cases)) {
-            throw new \RuntimeException("no result: $out");
-        }
-        return $cases;
-    }
 
     private static function recorded(): array
     {
@@ -43,8 +34,7 @@ class CrawlItemsTest extends TestCase
 
     public function testTheNativeFunctionGivesYioopsAnswersOrDeclines(): void
     {
-        $native = self::runCases([PHP_BINARY, '-n', '-d', 'extension=' . LoadedExtension::path(),
-            __DIR__ . '/../support/crawl_items/run.php', 'stand-ins']);
+        $native = CaseRunner::run(__DIR__ . '/../support/crawl_items/run.php', 'stand-ins');
         $recorded = self::recorded();
         $this->assertSame(array_keys($recorded), array_keys($native));
         $answered = 0;
@@ -74,8 +64,7 @@ class CrawlItemsTest extends TestCase
         if (!$yioop) {
             $this->markTestSkipped('YIOOP_DIR not set');
         }
-        $live = self::runCases([PHP_BINARY, '-n',
-            __DIR__ . '/../support/crawl_items/run.php', 'yioop', $yioop]);
+        $live = CaseRunner::run(__DIR__ . '/../support/crawl_items/run.php', 'yioop', $yioop);
         $this->assertSame(self::recorded(), $live);
     }
 }

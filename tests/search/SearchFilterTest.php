@@ -21,15 +21,6 @@ class SearchFilterTest extends TestCase
         'a URL whose host to work out' => 'Yioop works out the host with UrlParser',
     ];
 
-    private static function runCases(array $command): array
-    {
-        $out = shell_exec(implode(' ', array_map('escapeshellarg', $command)) . ' 2>&1');
-        $cases = json_decode((string)$out, true);
-        if (!is_array($cases)) {
-            throw new \RuntimeException("no result: $out");
-        }
-        return $cases['cases'];
-    }
 
     private static function recorded(): array
     {
@@ -38,8 +29,7 @@ class SearchFilterTest extends TestCase
 
     public function testTheNativeFunctionGivesYioopsAnswersOrDeclines(): void
     {
-        $native = self::runCases([PHP_BINARY, '-n', '-d', 'extension=' . LoadedExtension::path(),
-            __DIR__ . '/../support/search_filter/run.php', 'stand-ins']);
+        $native = CaseRunner::run(__DIR__ . '/../support/search_filter/run.php', 'stand-ins')['cases'];
         $yioop = self::recorded();
         $this->assertSame(array_column($yioop, 'name'), array_column($native, 'name'));
         foreach ($yioop as $i => $case) {
@@ -58,7 +48,7 @@ class SearchFilterTest extends TestCase
         if (!$yioop) {
             $this->markTestSkipped('YIOOP_DIR not set');
         }
-        $live = self::runCases([PHP_BINARY, '-n', __DIR__ . '/../support/search_filter/run.php', 'yioop', $yioop]);
+        $live = CaseRunner::run(__DIR__ . '/../support/search_filter/run.php', 'yioop', $yioop)['cases'];
         $this->assertSame(self::recorded(), $live);
     }
 }
