@@ -71,8 +71,6 @@ extern "C" fn shutdown(_type: i32, module_number: i32) -> i32 {
 extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
     settings::refresh();
     runtime::engine::next_request();
-    runtime::classes::forget_found();
-    runtime::switched::forget_switched();
     index::dictionary::forget_objects(); // first: its files are closed with the shards'
     index::shard::forget_objects();
     if !is_cli() {

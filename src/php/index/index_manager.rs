@@ -23,7 +23,7 @@ use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::keys::{find, Key};
 use crate::php::runtime::object::Object;
 use crate::php::runtime::switched::calls_native;
-use crate::php::runtime::zval::{int_like, is_true, long_of};
+use crate::php::runtime::zval::{int_like, long_of};
 use ext_php_rs::ffi::{zend_class_entry, zend_op_array};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
@@ -86,14 +86,14 @@ fn native_discount(manager: *mut zend_class_entry, term_bytes: &[u8], index_name
         return None;
     }
     let mut dictionary = bundle.property("dictionary")?.shallow_clone();
-    if is_true(&dictionary) {
+    if dictionary.coerce_to_bool() {
         let object = dictionary.object()?;
         if !std::ptr::eq(object.ce, loaded_named(INDEX_DICTIONARY)?) {
             return None;
         }
         let found = raw_word_info(&mut dictionary, term_id(term_bytes), 0, num_distinct_generations)?;
         // `!empty($pre_info[1])`: what IndexManager::getWordInfo returns.
-        let holds = found.array().and_then(|info| info.get(1)).is_some_and(is_true);
+        let holds = found.array().and_then(|info| info.get(1)).is_some_and(Zval::coerce_to_bool);
         if holds {
             return None;
         }
@@ -156,7 +156,7 @@ fn index_of(manager: *mut zend_class_entry, index_key: Key) -> Option<Zval> {
     }
     let indexes = static_array(manager, "indexes")?;
     let index = unsafe { &*find(indexes, index_key)? }.dereference();
-    is_true(index).then(|| index.shallow_clone())
+    index.coerce_to_bool().then(|| index.shallow_clone())
 }
 
 /// Whether `IndexManager::getWordInfo` would read the active generation's
@@ -172,7 +172,7 @@ fn reads_active_shard(bundle: &Object, num_distinct_generations: i64) -> Option<
     let active = long_of(active)?;
     let last_shard = match info.get("LAST_DICTIONARY_SHARD").map(Zval::dereference) {
         None => None,
-        Some(last) if !is_true(last) => None,
+        Some(last) if !last.coerce_to_bool() => None,
         Some(last) => Some(long_of(last)?),
     };
     let behind = last_shard.is_none_or(|last| last < active);

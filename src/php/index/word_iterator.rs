@@ -28,7 +28,7 @@ use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::keys::{entries, find, update, Key};
 use crate::php::runtime::object::Object;
 use crate::php::runtime::switched::calls_native;
-use crate::php::runtime::zval::{array_zval, is_true, long_of, long_zval};
+use crate::php::runtime::zval::{array_zval, long_of, long_zval};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
@@ -68,7 +68,7 @@ fn find_docs_with_word(mut iterator: Object) -> Option<Zval> {
     if !callees_switched() {
         return None;
     }
-    if is_true(iterator.property("empty")?) {
+    if iterator.property("empty")?.coerce_to_bool() {
         return Some(long_zval(-1));
     }
     let at = Position::of(&iterator)?;
@@ -78,7 +78,7 @@ fn find_docs_with_word(mut iterator: Object) -> Option<Zval> {
     let index_name = iterator.property("index_name")?.shallow_clone();
     let mut shard = current_shard(&index_name, long_of(iterator.property("current_generation")?)?)?;
     let word_key = iterator.property("base64_word_key")?.zend_str()?.as_bytes().to_vec();
-    let is_meta = is_true(iterator.property("is_meta")?);
+    let is_meta = iterator.property("is_meta")?.coerce_to_bool();
     let mut filter = search_filter(&iterator)?;
     let len = long_of(iterator.property("results_per_block")?)?;
     let slice_args = SliceArgs { start_offset: at.start_offset, next_offset: at.current_offset, last_offset: at.last_offset, len };
@@ -170,8 +170,8 @@ fn current_shard(index_name: &Zval, generation: i64) -> Option<Zval> {
     let mut shard = bundle.property("current_shard")?.shallow_clone();
     let object = Object(shard.object_mut()?);
     let steady = std::ptr::eq(object.0.ce, loaded_named(INDEX_SHARD)?)
-        && is_true(object.property("read_only_from_disk")?)
-        && is_true(object.property("num_docs")?);
+        && object.property("read_only_from_disk")?.coerce_to_bool()
+        && object.property("num_docs")?.coerce_to_bool();
     steady.then_some(shard)
 }
 
@@ -188,7 +188,7 @@ struct Filter {
 /// would fail on.
 fn search_filter(iterator: &Object) -> Option<Option<Filter>> {
     let filter = iterator.property("filter")?;
-    if !is_true(filter) {
+    if !filter.coerce_to_bool() {
         return Some(None);
     }
     let object = filter.object()?;
@@ -198,7 +198,7 @@ fn search_filter(iterator: &Object) -> Option<Option<Filter>> {
 }
 
 fn slice_has_empty_key(slice: &ZendHashTable) -> bool {
-    entries(slice).iter().any(|(key, _)| matches!(key, Key::Str(s) if s.is_empty()))
+    find(slice, Key::Str(b"")).is_some()
 }
 
 /// The loop over the slice, with what it reads of the iterator.
@@ -255,10 +255,10 @@ impl Walk<'_> {
         let mut host_key = bytes_zval(host_key);
         if filter.remembers {
             if let Some(answer) = remembered(filter.object.object_mut()?, &host_key, false) {
-                return Some(is_true(&answer));
+                return Some(answer.coerce_to_bool());
             }
         }
-        Some(is_true(&call_method(&mut filter.object, "isFiltered", std::slice::from_mut(&mut host_key))?))
+        Some(call_method(&mut filter.object, "isFiltered", std::slice::from_mut(&mut host_key))?.coerce_to_bool())
     }
 
     /// Whether the index holds the URL's page: its "info:" term's
@@ -305,7 +305,7 @@ fn operator(status: i32) -> Option<()> {
 
 /// `!empty($data[self::IS_DOC])`.
 fn is_doc(item: &Zval) -> bool {
-    item.array().and_then(|data| data.get(key::IS_DOC)).is_some_and(is_true)
+    item.array().and_then(|data| data.get(key::IS_DOC)).is_some_and(Zval::coerce_to_bool)
 }
 
 /// `$value > 0`, as PHP compiles it: `0 < $value`.

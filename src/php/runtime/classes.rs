@@ -3,6 +3,7 @@
 //! their static properties read silently, as `isset` would.
 
 use crate::php::runtime::ffi::{ZEND_FETCH_CLASS_NO_AUTOLOAD, ZEND_USER_FUNCTION, zend_read_static_property_ex};
+use crate::php::runtime::engine::PerRequestList;
 use crate::php::runtime::object::with_name;
 use ext_php_rs::ffi::{compiler_globals, zend_class_entry, zend_hash_str_find, zend_lookup_class_ex, zend_op_array, zend_string, HashTable};
 use ext_php_rs::types::Zval;
@@ -32,11 +33,11 @@ pub fn autoload_named(name: &'static str) -> Option<*mut zend_class_entry> {
 /// The loaded class `name`.
 pub fn loaded_named(name: &'static str) -> Option<*mut zend_class_entry> {
     let key = (name.as_ptr() as usize, name.len());
-    if let Some(found) = FOUND.with(|f| f.borrow().iter().find(|(k, _)| *k == key).map(|(_, c)| *c)) {
+    if let Some(found) = FOUND.with(|f| f.with(|found| found.iter().find(|(k, _)| *k == key).map(|(_, c)| *c))) {
         return Some(found);
     }
     let found = with_name(name, lookup)?;
-    FOUND.with(|f| f.borrow_mut().push((key, found)));
+    FOUND.with(|f| f.with(|kept| kept.push((key, found))));
     Some(found)
 }
 
@@ -44,12 +45,7 @@ thread_local! {
     /// Classes found by name in this request (PHP unloads none before its
     /// end; one not loaded yet is looked up again): php-src lower-cases
     /// the name into a new string at each look-up.
-    static FOUND: std::cell::RefCell<Vec<((usize, usize), *mut zend_class_entry)>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Forgets the classes found, at each request's start.
-pub fn forget_found() {
-    FOUND.with(|f| f.borrow_mut().clear());
+    static FOUND: PerRequestList<((usize, usize), *mut zend_class_entry)> = const { PerRequestList::new() };
 }
 
 /// The class's static `$name`, through a reference; None where it has none.

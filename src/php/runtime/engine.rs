@@ -16,7 +16,8 @@ thread_local! {
     static REQUEST: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// Counts a request's start: values kept [`PerRequest`] are read again.
+/// Counts a request's start: values kept [`PerRequest`] are read again,
+/// and lists kept [`PerRequestList`] start empty.
 pub fn next_request() {
     REQUEST.with(|r| r.set(r.get() + 1));
 }
@@ -40,6 +41,27 @@ impl<T: Copy> PerRequest<T> {
         let value = read()?;
         self.0.set(Some((now, value)));
         Ok(value)
+    }
+}
+
+/// What a native function found in this request and keeps for the rest of
+/// it (classes by name, methods found switched), emptied at its first use
+/// in a later request. Kept in a thread-local.
+pub struct PerRequestList<T>(std::cell::RefCell<(u64, Vec<T>)>);
+
+impl<T> PerRequestList<T> {
+    pub const fn new() -> PerRequestList<T> {
+        PerRequestList(std::cell::RefCell::new((0, Vec::new())))
+    }
+
+    /// Runs `with` on this request's list.
+    pub fn with<R>(&self, with: impl FnOnce(&mut Vec<T>) -> R) -> R {
+        let now = REQUEST.with(std::cell::Cell::get);
+        let mut kept = self.0.borrow_mut();
+        if kept.0 != now {
+            *kept = (now, Vec::new());
+        }
+        with(&mut kept.1)
     }
 }
 

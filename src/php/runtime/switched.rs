@@ -5,6 +5,7 @@
 //! one edited or replaced (a subclass, a stand-in) does not name it.
 
 use crate::php::runtime::classes::{loaded_named, user_method};
+use crate::php::runtime::engine::PerRequestList;
 use ext_php_rs::ffi::zend_class_entry;
 use ext_php_rs::types::Zval;
 
@@ -14,12 +15,12 @@ use ext_php_rs::types::Zval;
 pub fn calls_native(class: &'static str, method: &'static str, native: &'static str) -> bool {
     let at = |s: &str| [s.as_ptr() as usize, s.len()];
     let key = [at(class), at(method), at(native)];
-    if SWITCHED.with(|s| s.borrow().contains(&key)) {
+    if SWITCHED.with(|s| s.with(|found| found.contains(&key))) {
         return true;
     }
     let switched = loaded_named(class).is_some_and(|scope| method_calls(scope, method, native));
     if switched {
-        SWITCHED.with(|s| s.borrow_mut().push(key));
+        SWITCHED.with(|s| s.with(|found| found.push(key)));
     }
     switched
 }
@@ -27,12 +28,7 @@ pub fn calls_native(class: &'static str, method: &'static str, native: &'static 
 thread_local! {
     /// The methods found switched in this request (a class's code does not
     /// change before its end; one not loaded yet is looked at again).
-    static SWITCHED: std::cell::RefCell<Vec<[[usize; 2]; 3]>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Forgets them, at each request's start.
-pub fn forget_switched() {
-    SWITCHED.with(|s| s.borrow_mut().clear());
+    static SWITCHED: PerRequestList<[[usize; 2]; 3]> = const { PerRequestList::new() };
 }
 
 fn method_calls(scope: *mut zend_class_entry, method: &str, native: &str) -> bool {

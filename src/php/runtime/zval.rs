@@ -20,13 +20,6 @@ pub fn int_like(value: &Zval) -> Option<i64> {
     long_of(value).or_else(|| crate::php_semantics::num::integer_key(value.zend_str()?.as_bytes()))
 }
 
-/// PHP's truth of a value (`if ($value)`, `!empty()` of a set one).
-#[allow(clippy::unnecessary_cast)]
-pub fn is_true(value: &Zval) -> bool {
-    // An int before PHP 8.3, a bool since.
-    (unsafe { ext_php_rs::ffi::zend_is_true(std::ptr::from_ref(value).cast_mut().cast()) } as i32) != 0
-}
-
 /// An int zval, built directly: `set_long` would first inspect the old
 /// value, which a fresh zval does not have, and that dominated list building.
 #[inline]

@@ -11,7 +11,6 @@ use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::keys::{find, Key};
 use crate::php::runtime::object::Object;
 use crate::php::runtime::switched::calls_native;
-use crate::php::runtime::zval::is_true;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendObject, Zval};
@@ -22,7 +21,7 @@ php_function!(IS_FILTERED, is_filtered_handler, "yioop_codec\\search_filter\\isF
     let model = args.take(0).dereference_mut();
     let [url, compute_hash_key] = [args.take(1).dereference(), args.take(2).dereference()];
     let Some(model) = model.object_mut() else { return Ok(Zval::new()) };
-    Ok(remembered(model, url, is_true(compute_hash_key)).unwrap_or_default())
+    Ok(remembered(model, url, compute_hash_key.coerce_to_bool()).unwrap_or_default())
 });
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
@@ -42,7 +41,7 @@ pub(in crate::php) fn is_switched_model(filter: &ZendObject) -> bool {
 pub(in crate::php) fn remembered(model: &mut ZendObject, url: &Zval, compute_hash_key: bool) -> Option<Zval> {
     let model = Object(model);
     let query_filter = model.property("query_filter");
-    if compute_hash_key || query_filter.is_some_and(is_true) {
+    if compute_hash_key || query_filter.is_some_and(Zval::coerce_to_bool) {
         return None;
     }
     let memory = model.property("memory_filter")?.array()?;

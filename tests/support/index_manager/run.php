@@ -90,7 +90,7 @@ $out = ["constants" => ["NUM_DISTINCT_GENERATIONS" => \seekquarry\yioop\configs\
 foreach (cases() as $i => [$name, $term, $index_name, $class]) {
     $class ??= L\IndexManager::class;
     if ($mode !== "yioop") {
-        L\IndexManager::$answer = $answers[$i];
+        L\IndexManager::$answers = [$term => $answers[$i]];
     }
     $declined_before = L\IndexManager::$declined ?? 0;
     $result = $class::discountedNumDocsTerm($term, $index_name);

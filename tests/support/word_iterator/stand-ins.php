@@ -4,21 +4,20 @@
  * findDocsWithWord without Yioop. Each method the native code requires
  * switched is its guard's call of the native function: the slices
  * (IndexShard), getPage (IndexArchiveBundle), discountedNumDocsTerm
- * (IndexManager) and findDocsWithWord itself. Where the iterator's native
- * function declines, the method counts it and returns "declined"; where the
- * discount's declines, it gives what Yioop gave for that term (run.php sets
- * the recorded answers) and keeps it in its static cache, as Yioop keeps
- * any answer but 0.0. Yioop's configuration constants are defined from the
- * recording (run.php). Loaded in a PHP process of its own.
+ * (IndexManager, ../index-manager-stand-in.php, given Yioop's recorded
+ * answers by run.php) and findDocsWithWord itself. Where the iterator's
+ * native function declines, the method counts it and returns "declined".
+ * Yioop's configuration constants are defined from the recording
+ * (run.php). Loaded in a PHP process of its own.
  */
 namespace seekquarry\yioop\library {
     require_once __DIR__ . "/../index-dictionary-stand-in.php";
+    require_once __DIR__ . "/../index-manager-stand-in.php";
+    require_once __DIR__ . "/../RecordedShard.php";
 
-    /** The fields the native slice reads, the header read as getShardHeader() reads it. */
+    /** The fields the native slice reads; the header's as the shard tests' RecordedShard reads them. */
     class IndexShard
     {
-        const HEADER = ["prefixes_len", "words_len", "word_docs_len", "docids_len", "generation",
-            "num_docs_per_generation", "num_docs", "num_link_docs", "len_all_docs", "len_all_link_docs"];
         public $file_len;
         public $read_only_from_disk;
         public $fh = null;
@@ -36,13 +35,11 @@ namespace seekquarry\yioop\library {
 
         public function getShardHeader()
         {
-            $this->file_len = filesize($this->filename);
-            $fields = array_values(unpack("N*", file_get_contents($this->filename, false, null, 0, 40)));
-            foreach (self::HEADER as $i => $field) {
-                $this->$field = $fields[$i];
+            $header = new \YioopCodec\Tests\RecordedShard($this->filename, true);
+            foreach ([...\YioopCodec\Tests\RecordedShard::HEADER, "file_len", "word_doc_offset",
+                "doc_info_offset"] as $field) {
+                $this->$field = $header->$field;
             }
-            $this->word_doc_offset = 40 + $this->prefixes_len + $this->words_len;
-            $this->doc_info_offset = $this->file_len - $this->docids_len;
         }
 
         public function postingsSliceAscending($start_offset, &$next_offset, $last_offset, $len)
@@ -68,38 +65,6 @@ namespace seekquarry\yioop\library {
         public function getPage($offset, $generation = -1)
         {
             return \yioop_codec\index_bundle\getPage($this, $offset, $generation);
-        }
-    }
-
-    class IndexManager
-    {
-        public static $indexes = [];
-        public static $index_times = [];
-        /** Yioop's answers: term => serialized answer. */
-        public static $answers = [];
-        public static $declined = 0;
-
-        public static function getIndex($index_name)
-        {
-            return self::$indexes[trim($index_name)] ?? false;
-        }
-
-        public static function discountedNumDocsTerm($term, $index_name)
-        {
-            if (($result = \yioop_codec\index_manager\discountedNumDocsTerm(static::class, $term,
-                $index_name)) !== null) {
-                return $result;
-            }
-            static $num_docs_cache = [];
-            self::$declined++;
-            if (!isset(self::$answers[$term])) {
-                throw new \RuntimeException("no recorded answer for $term");
-            }
-            $answer = unserialize(self::$answers[$term]);
-            if ($answer !== 0.0) {
-                $num_docs_cache[$index_name][$term] = $answer;
-            }
-            return $answer;
         }
     }
 }
