@@ -759,6 +759,27 @@ namespace yioop_codec\ngrams {
     function ngramsContains(mixed $class, mixed $phrase, mixed $lang, mixed $filter_prefix = 2): ?bool {}
 }
 
+namespace yioop_codec\locale {
+    /**
+     * Yioop's parse_ini_with_fallback($file) where parse_ini_file is
+     * enabled: parse_ini_file($file, true), PHP's own, warnings included.
+     * php/yioop-integrate.php makes Yioop's function call it. The process
+     * keeps the array PHP made of a file whose text reads the same in every
+     * request (sections, ; comments and keys given one double-quoted string
+     * without ", backslash or ${) and gives it again, without parsing, while
+     * the file's bytes are the ones it was made from; the file is read on
+     * every call. Null ("declines": Yioop's PHP runs) for a $file that is
+     * not a string or not an absolute plain path, a file that is not a
+     * regular file of at most 4 MiB, a text that may read otherwise
+     * elsewhere (a bare word may name a constant), parse_ini_file disabled,
+     * and open_basedir set.
+     *
+     * @param mixed $file the INI file's path
+     * @return mixed the array (false where PHP's parse fails), or null
+     */
+    function parse_ini_with_fallback(mixed $file): mixed {}
+}
+
 namespace yioop_codec\phrase {
     /**
      * PhraseParser's static stemCharGramSegment($string, $lang, $to_string),

@@ -77,6 +77,17 @@ final class FunctionPatch extends Patch
     public const FALLBACK_PREFIX = 'yioop_codec_php_';
     /** Codec helpers the extension does not provide; they stay PHP. */
     public const PHP_ONLY = ['packListModified9'];
+    /**
+     * Utility functions outside the codec: name => [token hash of Yioop's
+     * declaration (Tokens::hash, from the function keyword to its closing
+     * brace), the native function]. Wrapped as the global-only ones are,
+     * their forwarder calling the native, only where the declaration is
+     * the one recorded; another stays Yioop's PHP, and none is required.
+     */
+    public const LIBRARY = [
+        'parse_ini_with_fallback' => ['0ed7d9e8f0b70b6a',
+            'yioop_codec\\locale\\parse_ini_with_fallback'],
+    ];
 
     public function __construct()
     {
@@ -100,7 +111,19 @@ final class FunctionPatch extends Patch
     public static function allNames(): array
     {
         return array_merge(self::GLOBAL_ONLY, self::NAMESPACED,
-            self::PHP_ONLY);
+            self::PHP_ONLY, array_keys(self::LIBRARY));
+    }
+
+    /**
+     * Token hashes replacing LIBRARY's, name => hash (tests switch their
+     * own stand-in declarations with it).
+     */
+    public static array $library_hashes = [];
+
+    /** The function a forwarder for $name calls. */
+    public static function nativeName(string $name): string
+    {
+        return self::LIBRARY[$name][1] ?? $name;
     }
 
     /* ------------------------------------------------------------------ */
@@ -124,8 +147,10 @@ final class FunctionPatch extends Patch
             $fn = $functions[strtolower($name)] ?? null;
             if ($fn !== null && self::needsEdit($name, $fn['context'],
                 substr_count($code, "\n", 0, $tokens[$fn['function']][2])
-                + 1)) {
-                $edits[$name] = in_array($name, self::GLOBAL_ONLY, true);
+                + 1, Tokens::hash($tokens, $fn['function'],
+                $fn['body_close']))) {
+                $edits[$name] = in_array($name, self::GLOBAL_ONLY, true)
+                    || isset(self::LIBRARY[$name]);
             }
         }
         foreach ($edits as $name => $forward) {
@@ -193,12 +218,17 @@ final class FunctionPatch extends Patch
     }
 
     /**
-     * Whether function $name, declared in $where on line $line, gets
-     * wrapped in a guard; refuses a layout that is not Yioop's.
+     * Whether function $name, declared in $where on line $line with token
+     * hash $hash, gets wrapped in a guard; refuses a layout that is not
+     * Yioop's.
      */
     private static function needsEdit(string $name, string $where,
-        int $line): bool
+        int $line, string $hash): bool
     {
+        if (isset(self::LIBRARY[$name])) {
+            return $where === 'top' && $hash
+                === (self::$library_hashes[$name] ?? self::LIBRARY[$name][0]);
+        }
         if ($where === 'other') {
             throw new Refusal("$name (line $line) is declared inside a block"
                 . " I do not recognise; Utility.php looks modified by hand");
@@ -343,10 +373,17 @@ final class FunctionPatch extends Patch
                 . $eol . self::keptComment($name, $eol) . $kept . $eol)
                 . self::endMarker($name);
         }
-        $call = "\\$name({$forwarder['args']})";
+        $call = "\\" . self::nativeName($name) . "({$forwarder['args']})";
         $fallback = !$legacy && $forwarder['return']
             && !in_array($name, self::NO_DECLINE, true);
-        if ($legacy || !$fallback) {
+        if (isset(self::LIBRARY[$name])) {
+            $comment = "// with the extension: forwarder to the native "
+                . "function; where it declines (returns null),"
+                . $eol . "// Yioop's PHP version, kept below as "
+                . self::fallbackName($name);
+            $body = "return $call" . $eol . "        ?? "
+                . self::fallbackName($name) . "({$forwarder['args']});";
+        } elseif ($legacy || !$fallback) {
             $comment = "// with the extension: forwarder to the native "
                 . "global function";
             $body = $forwarder['return'] ? "return $call;" : "$call;";

@@ -158,6 +158,9 @@ final class UtilityFile
         if (!$loaded) {
             return "PHP (extension not loaded)";
         }
+        if (isset(FunctionPatch::LIBRARY[$name])) {
+            return self::libraryVerdict($name, $info, $integrated);
+        }
         if (in_array($name, FunctionPatch::NAMESPACED, true)) {
             if ($fn['context'] !== 'guard' && !$integrated) {
                 return "CONFLICT: Yioop declares $qualified unguarded and "
@@ -180,6 +183,26 @@ final class UtilityFile
                 . "extension does not define";
         }
         return "native (PHP forwarder $qualified -> \\$name)";
+    }
+
+    /** --check's line for a library function (FunctionPatch::LIBRARY). */
+    private static function libraryVerdict(string $name, array $info,
+        bool $integrated): string
+    {
+        $qualified = FunctionPatch::NS . '\\' . $name;
+        $native = FunctionPatch::nativeName($name);
+        if (!isset($info['edits'][$name])) {
+            return "PHP (Yioop's declaration is not the one this tool "
+                . "switches)";
+        }
+        if (!$integrated) {
+            return "PHP (run this tool without --check to switch it)";
+        }
+        if (!function_exists($native)) {
+            return "BROKEN: the PHP forwarder calls \\$native, which the "
+                . "extension does not define";
+        }
+        return "native (PHP forwarder $qualified -> \\$native)";
     }
 
     /**

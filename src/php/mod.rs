@@ -65,12 +65,15 @@ extern "C" fn shutdown(_type: i32, module_number: i32) -> i32 {
     crate::index::archive::record_cache::stop();
     index::shard::release_objects();
     index::dictionary::release_objects();
+    text::locale::forget_all();
+    runtime::immutable::release_dropped();
     0
 }
 
 extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
     settings::refresh();
     runtime::engine::next_request();
+    runtime::immutable::release_dropped(); // no request holds them now
     index::dictionary::forget_objects(); // first: its files are closed with the shards'
     index::shard::forget_objects();
     if !is_cli() {

@@ -1,11 +1,13 @@
 //! PHP's own semantics, in pure Rust, where Yioop's results depend on them:
 //! the core's modules use these so that their values are PHP's.
 //!
+//! - [`ini`]: which INI texts `parse_ini_file` reads the same in every request.
 //! - [`num`]: PHP's number arithmetic (int or float), overflow into float, `(int)` casts, integer keys.
 //! - [`text`]: `trim`'s default characters.
 //! - [`unserialize`]: `unserialize` for the values a summary holds.
 //! - [`zlib`]: whether `gzdecode` succeeds, without its warning.
 
+pub mod ini;
 pub mod num;
 pub mod text;
 pub mod unserialize;

@@ -1536,6 +1536,93 @@ final class IntegrateTest extends TestCase
         $this->assertSame($tampered, file_get_contents($path));
     }
 
+    /** A stand-in for Yioop's parse_ini_with_fallback, its own code. */
+    private const INI_STAND_IN = "function parse_ini_with_fallback(\$file)\n"
+        . "{\n    return [\"php\" => \$file];\n}\n";
+
+    /**
+     * A library function is switched only where its declaration is the one
+     * the tool records (by token hash): the stand-in is not Yioop's, so it
+     * stays PHP, and --check says so.
+     */
+    public function testLibraryFunctionDeclaredOtherwiseStaysPhp(): void
+    {
+        $root = $this->tree(self::utility('2019',
+            ['extra' => self::INI_STAND_IN]));
+        [$status, $out] = self::tool($root);
+        $this->assertSame(0, $status, $out);
+        $edited = file_get_contents(self::utilityPath($root));
+        $this->assertStringNotContainsString('begin parse_ini_with_fallback',
+            $edited);
+        $this->assertStringContainsString(self::INI_STAND_IN, $edited);
+        $flags = self::extensionFlags();
+        if ($flags !== null) {
+            [, $out] = self::tool($root, ['--check'], $flags);
+            $this->assertMatchesRegularExpression('~^parse_ini_with_fallback'
+                . ' +PHP \(Yioop\'s declaration is not~m', $out);
+        }
+    }
+
+    /**
+     * With the stand-in's hash as the recorded one, its declaration is
+     * wrapped: the forwarder calls the native function, whose null (a
+     * relative path, left to PHP) lets the kept PHP version run; --revert
+     * gives the bytes back.
+     */
+    public function testLibraryFunctionSwitchedForwardsAndFallsBack(): void
+    {
+        $flags = self::extensionFlags();
+        if ($flags === null) {
+            $this->markTestSkipped('no php with the yioop extension '
+                . '(target/release/libyioop_codec.so not built?)');
+        }
+        $utility = self::utility('2019', ['extra' => self::INI_STAND_IN]);
+        $root = $this->tree($utility);
+        $path = self::utilityPath($root);
+        [$status, $out] = $this->libraryTool($root, [], $flags);
+        $this->assertSame(0, $status, $out);
+        $this->assertStringContainsString("function parse_ini_with_fallback("
+            . "\$file)\n{\n    return \\yioop_codec\\locale\\"
+            . "parse_ini_with_fallback(\$file)\n        ?? "
+            . "yioop_codec_php_parse_ini_with_fallback(\$file);\n}",
+            file_get_contents($path));
+        [, $out] = $this->libraryTool($root, ['--check'], $flags);
+        $this->assertMatchesRegularExpression('~^parse_ini_with_fallback +'
+            . 'native \(PHP forwarder~m', $out);
+        $ini = $this->tempDir() . '/plain.ini';
+        file_put_contents($ini, "[a]\nk = \"v\"\n");
+        $script = $this->tempDir() . '/ini.php';
+        file_put_contents($script, '<?php
+            namespace seekquarry\yioop\library;
+            require $argv[1];
+            echo json_encode([parse_ini_with_fallback($argv[2]),
+                parse_ini_with_fallback("relative.ini")]);');
+        [$status, $out, $err] = self::php(array_merge($flags,
+            [$script, $path, $ini]));
+        $this->assertSame(0, $status, $err);
+        $this->assertSame(json_encode([['a' => ['k' => 'v']],
+            ['php' => 'relative.ini']]), trim($out), $err);
+        [$status, $out] = $this->libraryTool($root, ['--revert'], $flags);
+        $this->assertSame(0, $status, $out);
+        $this->assertSame($utility, file_get_contents($path));
+    }
+
+    /** Runs the tool with the stand-in's hash recorded; [status, output]. */
+    private function libraryTool(string $root, array $options,
+        array $flags): array
+    {
+        $wrapper = $this->tempDir() . '/tool.php';
+        file_put_contents($wrapper, "<?php\nrequire "
+            . var_export(realpath(self::TOOL), true) . ";\n"
+            . "YioopCodec\\Integrate\\FunctionPatch::\$library_hashes = "
+            . var_export(['parse_ini_with_fallback' =>
+            self::tokenHash(self::INI_STAND_IN)], true) . ";\n"
+            . "exit(YioopIntegrate::main(\$argv));\n");
+        [$status, $out, $err] = self::php(array_merge($flags,
+            [$wrapper, $root], $options));
+        return [$status, $out . $err];
+    }
+
     /**
      * The tool as shipped, on a copy of a real Yioop tree (YIOOP_DIR): its
      * stored hashes must recognise every switched method of Yioop's 2021 line.
@@ -1565,6 +1652,10 @@ final class IntegrateTest extends TestCase
         }
         $this->assertSame(count(self::SHARD), substr_count(
             file_get_contents(self::shardPath($root)), 'yioop-codec:method'));
+        // the library function's recorded hash is Yioop's declaration's
+        $this->assertStringContainsString('yioop-codec:begin '
+            . 'parse_ini_with_fallback', file_get_contents(
+            self::utilityPath($root)));
         [$status, $out] = self::tool($root, ['--check'], self::bareFlags());
         $this->assertSame(0, $status, $out);
         foreach (array_keys(self::SHARD) as $name) {

@@ -73,6 +73,8 @@ extern "C" {
 // A zval's type tag (`Z_TYPE`).
 pub const IS_UNDEF: u8 = 0;
 pub const IS_NULL: u8 = 1;
+pub const IS_FALSE: u8 = 2;
+pub const IS_TRUE: u8 = 3;
 pub const IS_LONG: u8 = 4;
 pub const IS_DOUBLE: u8 = 5;
 pub const IS_STRING: u8 = 6;

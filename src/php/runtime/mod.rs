@@ -9,7 +9,8 @@
 //! - [`object`]: an object's properties, read and written as `$this->name` does.
 //! - [`classes`]: loaded classes and a method's statics; [`switched`]: whether
 //!   a method is Yioop's own, switched.
-//! - [`weak_table`]: native state kept per PHP object.
+//! - [`weak_table`]: native state kept per PHP object; [`immutable`]: arrays
+//!   kept across requests, as opcache keeps literal arrays.
 //! - [`hash_prefetch`]: prefetching hash buckets; [`unserialize`]: zvals for
 //!   `php_semantics::unserialize`.
 
@@ -21,6 +22,7 @@ pub mod ffi;
 #[macro_use]
 pub mod function;
 pub mod hash_prefetch;
+pub mod immutable;
 pub mod keys;
 pub mod object;
 pub mod switched;
