@@ -23,10 +23,11 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::Read;
 
-/// Files a process keeps the arrays of (a site reads one or two per
-/// request: its locale's and the default locale's).
-const MAX_FILES: usize = 16;
-/// Larger files are left to Yioop's PHP (a locale file is about 90 KB).
+/// Bytes of text whose arrays a process keeps: every locale Yioop ships
+/// (25 files of about 90 KB; its admin pages read them all) with room to
+/// spare, while the arrays (about three times their text) stay small.
+const MAX_KEPT_BYTES: usize = 8 << 20;
+/// Larger files are left to Yioop's PHP.
 const MAX_FILE_BYTES: u64 = 4 << 20;
 
 php_function!(PARSE_INI_WITH_FALLBACK, parse_ini_with_fallback_handler, "yioop_codec\\locale\\parse_ini_with_fallback", [Param::Value("file")], DataType::Mixed, |args| {
@@ -100,8 +101,10 @@ fn php_parse(path: &[u8]) -> Option<Zval> {
 
 fn keep(path: &[u8], kept: Kept) {
     KEPT.with_borrow_mut(|all| {
-        if all.len() >= MAX_FILES && !all.contains_key(path) {
-            all.clear(); // a site that reads this many files is not the case kept for
+        all.remove(path);
+        let held: usize = all.values().map(|k| k.bytes.len()).sum();
+        if held + kept.bytes.len() > MAX_KEPT_BYTES {
+            all.clear(); // a site reading this much is not the case kept for
         }
         all.insert(path.to_vec(), kept);
     });
