@@ -75,7 +75,7 @@ final class FunctionPatch extends Patch
      */
     public const NAMESPACED_KEPT = ['encodeQueueWeightInfo'];
     /** The shapes older versions of this tool wrote (see transform()). */
-    private const OLDER_SHAPES = [1, 2];
+    private const OLDER_SHAPES = [1, 2, 3];
     /** Prefix of the names Yioop's PHP versions are kept under. */
     public const FALLBACK_PREFIX = 'yioop_codec_php_';
     /** Codec helpers the extension does not provide; they stay PHP. */
@@ -454,23 +454,28 @@ final class FunctionPatch extends Patch
 
     /**
      * Utility.php with the planned segments inserted; with $older, as an
-     * older version of this tool inserted them: 1, without the namespaced
-     * functions' kept PHP versions (NAMESPACED_KEPT); 2, also without the
-     * forwarders' fallbacks (forwarders only).
+     * older version of this tool inserted them: 3, without the library
+     * functions (LIBRARY); 1, also without the namespaced functions' kept
+     * PHP versions (NAMESPACED_KEPT); 2, also without the forwarders'
+     * fallbacks (forwarders only).
      */
     public function transform(string $code, array $info, int $older = 0):
         string
     {
         $inserts = [];
+        $keeps = $older === 0 || $older === 3;
         foreach ($info['edits'] as $name => $forward) {
+            if ($older !== 0 && isset(self::LIBRARY[$name])) {
+                continue;
+            }
             $fn = $info['functions'][strtolower($name)];
             $inserts[] = [$fn['start'], self::openSegment($fn['name'],
                 $info['eol'])];
             $inserts[] = [$fn['end'], self::closeSegment($fn['name'],
                 $forward ? $fn['forwarder'] : null, $info['eol'],
-                $older === 2, $older === 0 ? $fn['kept'] ?? null : null)];
+                $older === 2, $keeps ? $fn['kept'] ?? null : null)];
         }
-        if ($older === 0) {
+        if ($keeps) {
             foreach ($info['kept'] ?? [] as $name => $at) {
                 $inserts[] = [$at, self::keptSegment($name,
                     $info['functions'][strtolower($name)]['kept'],
@@ -484,7 +489,8 @@ final class FunctionPatch extends Patch
      * As Patch::state(), and a tree switched by an older version of this
      * tool (without the kept namespaced functions, or also without the
      * forwarders' fallbacks; see transform()) counts as
-     * integrated with 'legacy' set: apply() switches it again.
+     * integrated with 'legacy' set to its shape: apply() switches it
+     * again.
      */
     public function state(string $code): array
     {
@@ -495,7 +501,7 @@ final class FunctionPatch extends Patch
                 foreach (self::OLDER_SHAPES as $older) {
                     if ($this->transform($original, $info, $older)
                         === $code) {
-                        return ['integrated' => true, 'legacy' => true,
+                        return ['integrated' => true, 'legacy' => $older,
                             'info' => $info, 'original' => $original];
                     }
                 }

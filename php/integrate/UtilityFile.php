@@ -60,8 +60,9 @@ final class UtilityFile
         if ($state['legacy']) {
             // switched by an older version of this tool: switch again from
             // the original, which the markers give back byte for byte
-            echo "Integrated by an older yioop-integrate.php (without "
-                . "all of Yioop's PHP kept as fallback); switching again.\n";
+            echo "Integrated by an older yioop-integrate.php ("
+                . self::olderShape($state['legacy']) . "); switching "
+                . "again.\n";
             $code = $state['original'];
         }
         $new = $this->patch->transform($code, $info);
@@ -70,7 +71,8 @@ final class UtilityFile
         echo "Edited $path:\n";
         foreach ($info['edits'] as $name => $forward) {
             echo "  guarded $name" . ($forward
-                ? ", with a forwarder to native \\$name\n"
+                ? ", with a forwarder to native \\"
+                . FunctionPatch::nativeName($name) . "\n"
                 : " (the extension registers " . FunctionPatch::NS
                 . "\\$name)\n");
         }
@@ -92,10 +94,9 @@ final class UtilityFile
         $info = $state['info'];
         self::printTree($path, $info);
         echo "Tree state:   " . ($state['legacy']
-            ? "integrated by an older yioop-integrate.php (without all "
-            . "of Yioop's PHP kept as fallback, so inputs the natives "
-            . "decline are not Yioop's); run this tool without --check to "
-            . "switch again"
+            ? "integrated by an older yioop-integrate.php ("
+            . self::olderShape($state['legacy']) . "); run this tool "
+            . "without --check to switch again"
             : ($state['integrated'] ? "integrated by yioop-integrate.php"
             : "not integrated (Yioop's original Utility.php)")) . "\n";
         self::printExtension($loaded, $info['format']);
@@ -103,9 +104,22 @@ final class UtilityFile
             . "this one; run --check with that php and its php.ini.)\n\n";
         $width = max(array_map('strlen', FunctionPatch::allNames())) + 2;
         foreach (FunctionPatch::allNames() as $name) {
+            // an older tool left the library functions unswitched
+            $switched = $state['integrated'] && !($state['legacy']
+                && isset(FunctionPatch::LIBRARY[$name]));
             echo str_pad($name, $width) . self::verdict($name, $info,
-                $state['integrated'], $loaded) . "\n";
+                $switched, $loaded) . "\n";
         }
+    }
+
+    /** What an older shape of the tool's edit lacks (FunctionPatch::transform). */
+    private static function olderShape(int $shape): string
+    {
+        return $shape === 3 ? "without the library functions: "
+            . implode(", ", array_keys(FunctionPatch::LIBRARY))
+            . " stays Yioop's PHP"
+            : "without all of Yioop's PHP kept as fallback, so inputs the "
+            . "natives decline are not Yioop's";
     }
 
     /** Prints what the tool found out about the tree. */

@@ -1607,6 +1607,42 @@ final class IntegrateTest extends TestCase
         $this->assertSame($utility, file_get_contents($path));
     }
 
+    /**
+     * A tree switched by the tool before it switched library functions:
+     * --check says so and calls the function PHP, a re-run switches it
+     * (its backup still Yioop's), and --revert gives the original.
+     */
+    public function testTreeSwitchedBeforeLibraryFunctionsIsSwitchedAgain():
+        void
+    {
+        $original = self::utility('2019', ['extra' => self::INI_STAND_IN]);
+        $root = $this->tree($original);
+        $path = self::utilityPath($root);
+        [$status, $out] = $this->libraryTool($root, [], self::bareFlags());
+        $this->assertSame(0, $status, $out);
+        $current = file_get_contents($path);
+        $older = preg_replace('~/\* yioop-codec:begin parse_ini_with_fallback'
+            . '\n.*?\} /\* yioop-codec:end parse_ini_with_fallback \*/~s',
+            rtrim(self::INI_STAND_IN), $current, -1, $segments);
+        $this->assertSame(1, $segments);
+        file_put_contents($path, $older);
+        [$status, $out] = $this->libraryTool($root, ['--check'],
+            self::bareFlags());
+        $this->assertSame(0, $status, $out);
+        $this->assertStringContainsString('integrated by an older '
+            . 'yioop-integrate.php (without the library functions', $out);
+        [$status, $out] = $this->libraryTool($root, [], self::bareFlags());
+        $this->assertSame(0, $status, $out);
+        $this->assertStringContainsString('switching again', $out);
+        $this->assertSame($current, file_get_contents($path));
+        $this->assertSame($original,
+            file_get_contents($path . '.yioop-codec.bak'));
+        [$status, $out] = $this->libraryTool($root, ['--revert'],
+            self::bareFlags());
+        $this->assertSame(0, $status, $out);
+        $this->assertSame($original, file_get_contents($path));
+    }
+
     /** Runs the tool with the stand-in's hash recorded; [status, output]. */
     private function libraryTool(string $root, array $options,
         array $flags): array
