@@ -10,7 +10,7 @@
 //! instead of opening the file every call; with one, through the handle's
 //! own descriptor, and it leaves the handle where Yioop's reads would.
 
-use crate::php::runtime::ffi::{PHP_STREAM_FLAG_NO_SEEK, _php_stream_cast, _php_stream_seek, php_file_le_pstream, php_file_le_stream, php_stream_stdio_ops, zend_ini_string};
+use crate::php::runtime::ffi::{PHP_STREAM_FLAG_NO_SEEK, _php_stream_cast, _php_stream_seek, php_file_le_pstream, php_file_le_stream, php_stream_stdio_ops};
 use crate::php::runtime::convert::bytes_zval;
 use crate::php::runtime::unserialize;
 use crate::php::runtime::arrays::{list_of, pair_of};
@@ -318,7 +318,7 @@ pub(super) fn check_archive(archive: &Object) -> Result<(), Decline> {
 /// where `open_basedir` has a say.
 fn archive_file(archive: &Object) -> Result<Rc<File>, Decline> {
     let name = archive.property("filename").and_then(Zval::zend_str).ok_or(Decline)?.as_bytes();
-    if name.is_empty() || name.contains(&0) || names_a_url(name) || open_basedir_set() {
+    if name.is_empty() || name.contains(&0) || names_a_url(name) || crate::php::runtime::engine::open_basedir_set() {
         return Err(Decline);
     }
     let path = std::path::Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(name));
@@ -333,12 +333,6 @@ fn archive_file(archive: &Object) -> Result<Rc<File>, Decline> {
 /// or `data:` (RFC 2397, lower case only). Any `://` declines, a superset.
 fn names_a_url(name: &[u8]) -> bool {
     name.windows(3).any(|w| w == b"://") || name.starts_with(b"data:")
-}
-
-fn open_basedir_set() -> bool {
-    let name = b"open_basedir";
-    let value = unsafe { zend_ini_string(name.as_ptr().cast(), name.len(), 0) };
-    !value.is_null() && unsafe { *value } != 0
 }
 
 /// The caller's handle: an open, readable, seekable plain-file stream

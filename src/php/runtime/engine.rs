@@ -135,6 +135,13 @@ pub fn pcre_limit(text: &[u8]) -> Option<u32> {
     Some(value as u32) // truncated to 32 bits, as php_pcre.c does
 }
 
+/// Whether `open_basedir` limits the files PHP may open: a native read of
+/// a path then declines, leaving PHP to apply it.
+pub fn open_basedir_set() -> bool {
+    let dirs = unsafe { ext_php_rs::ffi::core_globals.open_basedir };
+    !dirs.is_null() && unsafe { *dirs } != 0
+}
+
 /// The current value of an INI entry, as `ini_get` reads it (empty for
 /// an entry that does not exist).
 pub fn ini_value(name: &CStr) -> String {

@@ -27,7 +27,6 @@ extern "C" {
 
     // INI settings and constants.
     pub fn zend_ini_long(name: *const c_char, name_length: usize, orig: i32) -> i64;
-    pub fn zend_ini_string(name: *const c_char, name_length: usize, orig: i32) -> *mut c_char;
     pub fn zend_ini_string_ex(name: *const c_char, len: usize, orig: c_int, exists: *mut bool) -> *mut c_char;
     pub fn zend_unregister_ini_entries(module_number: c_int);
     pub fn zend_get_constant_str(name: *const c_char, name_len: usize) -> *mut zval;

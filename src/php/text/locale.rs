@@ -11,7 +11,7 @@
 //! (`php_semantics::ini`); the rest, and what Yioop does where
 //! `parse_ini_file` is disabled, are left to Yioop's PHP.
 
-use crate::php::runtime::engine::{call_function, ini_value};
+use crate::php::runtime::engine::{call_function, ini_value, open_basedir_set};
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::immutable::ImmutableArray;
 use crate::php::runtime::zval::bool_zval;
@@ -78,7 +78,7 @@ fn readable(path: &[u8]) -> Option<std::path::PathBuf> {
     use std::os::unix::ffi::OsStrExt;
     let disabled = ini_value(c"disable_functions").contains("parse_ini_file");
     let plain = path.first() == Some(&b'/') && !path.contains(&0);
-    (plain && !disabled && ini_value(c"open_basedir").is_empty()).then(|| std::ffi::OsStr::from_bytes(path).into())
+    (plain && !disabled && !open_basedir_set()).then(|| std::ffi::OsStr::from_bytes(path).into())
 }
 
 /// A regular file's bytes, if it is one of at most MAX_FILE_BYTES.

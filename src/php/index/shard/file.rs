@@ -96,12 +96,6 @@ impl ObjectFile {
     }
 }
 
-/// Whether `open_basedir` limits the files PHP may open.
-fn open_basedir_set() -> bool {
-    let dirs = unsafe { ext_php_rs::ffi::core_globals.open_basedir };
-    !dirs.is_null() && unsafe { *dirs } != 0
-}
-
 /// A PHP stream (as `fopen` would return it) on a new descriptor of the
 /// inode `state` opened; None if PHP makes none.
 pub(in crate::php) fn stream_on(state: &OpenShard) -> Option<Zval> {
@@ -177,7 +171,7 @@ impl Shard<'_> {
     fn first_open(&mut self) -> Result<Option<State>, Stop> {
         let filename = self.property("filename").filter(|f| f.is_string()).ok_or(Stop::Decline)?.shallow_clone();
         let name = filename.zend_str().ok_or(Stop::Decline)?;
-        if name.as_bytes().windows(3).any(|w| w == b"://") || name.as_bytes().contains(&0) || open_basedir_set() {
+        if name.as_bytes().windows(3).any(|w| w == b"://") || name.as_bytes().contains(&0) || crate::php::runtime::engine::open_basedir_set() {
             return Err(Stop::Decline);
         }
         let path = Path::new(OsStr::from_bytes(name.as_bytes()));
