@@ -238,4 +238,30 @@ class SummariesTest extends TestCase
             100000000), "the new file ends before the record: Yioop's read, declined");
         unlink($copy);
     }
+
+    /**
+     * With open_basedir set, PHP decides which files a script may open:
+     * the native read declines (Yioop's fopen applies the setting), even
+     * for an archive inside the allowed directory; without it, the same
+     * call is answered natively.
+     */
+    public function testOpenBasedirLeavesTheReadToPhp(): void
+    {
+        $call = self::goodCall();
+        $file = self::archiveFile("good");
+        $script = 'namespace seekquarry\\yioop\\library\\compressors { class GzipCompressor {} }
+            namespace { class Archive { public $filename; public $iterator_pos = 7;
+                public $compressor; public $count; public $version; public $is_string = false;
+                public $storage; }
+            $a = new Archive; $a->filename = ' . var_export($file, true) . ';
+            $a->compressor = new seekquarry\\yioop\\library\\compressors\\GzipCompressor;
+            echo json_encode([yioop_codec\\archive\\getObjects($a, ' . $call["offset"]
+            . ', 1, true, null, 100000000) === null]); }';
+        foreach (["/nonexistent", dirname($file)] as $basedir) {
+            [$declined] = SettingProcess::run("open_basedir", $basedir, $script);
+            $this->assertTrue($declined, "open_basedir=$basedir");
+        }
+        [$declined] = SettingProcess::run("yioop.format", "2019", $script);
+        $this->assertFalse($declined, "the same call without open_basedir");
+    }
 }
