@@ -379,20 +379,14 @@ final class FunctionPatch extends Patch
         $call = "\\" . self::nativeName($name) . "({$forwarder['args']})";
         $fallback = !$legacy && $forwarder['return']
             && !in_array($name, self::NO_DECLINE, true);
-        if (isset(self::LIBRARY[$name])) {
+        $native = isset(self::LIBRARY[$name]) ? "function" : "global function";
+        if ($legacy || !$fallback) {
             $comment = "// with the extension: forwarder to the native "
-                . "function; where it declines (returns null),"
-                . $eol . "// Yioop's PHP version, kept below as "
-                . self::fallbackName($name);
-            $body = "return $call" . $eol . "        ?? "
-                . self::fallbackName($name) . "({$forwarder['args']});";
-        } elseif ($legacy || !$fallback) {
-            $comment = "// with the extension: forwarder to the native "
-                . "global function";
+                . $native;
             $body = $forwarder['return'] ? "return $call;" : "$call;";
         } else {
             $comment = "// with the extension: forwarder to the native "
-                . "global function; where it declines (returns null),"
+                . "$native; where it declines (returns null),"
                 . $eol . "// Yioop's PHP version, kept below as "
                 . self::fallbackName($name);
             $body = "return $call" . $eol . "        ?? "

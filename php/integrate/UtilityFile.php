@@ -173,9 +173,14 @@ final class UtilityFile
             return "PHP (extension not loaded)";
         }
         if (isset(FunctionPatch::LIBRARY[$name])) {
-            return self::libraryVerdict($name, $info, $integrated);
-        }
-        if (in_array($name, FunctionPatch::NAMESPACED, true)) {
+            if (!isset($info['edits'][$name])) {
+                return "PHP (Yioop's declaration is not the one this tool "
+                    . "switches)";
+            }
+            if (!$integrated) {
+                return "PHP (run this tool without --check to switch it)";
+            }
+        } elseif (in_array($name, FunctionPatch::NAMESPACED, true)) {
             if ($fn['context'] !== 'guard' && !$integrated) {
                 return "CONFLICT: Yioop declares $qualified unguarded and "
                     . "the extension registers it too (Cannot redeclare); "
@@ -186,33 +191,14 @@ final class UtilityFile
                     . "extension does not define $qualified";
             }
             return "native ($qualified registered by the extension)";
-        }
-        if (!$integrated) {
+        } elseif (!$integrated) {
             return "PHP (Yioop's $qualified shadows the native \\$name; "
                 . "run this tool without --check)";
         }
-        if (!function_exists($name)
-            || !(new ReflectionFunction($name))->isInternal()) {
-            return "BROKEN: the PHP forwarder calls \\$name, which the "
-                . "extension does not define";
-        }
-        return "native (PHP forwarder $qualified -> \\$name)";
-    }
-
-    /** --check's line for a library function (FunctionPatch::LIBRARY). */
-    private static function libraryVerdict(string $name, array $info,
-        bool $integrated): string
-    {
-        $qualified = FunctionPatch::NS . '\\' . $name;
+        // a forwarder, to the global native or a library function's
         $native = FunctionPatch::nativeName($name);
-        if (!isset($info['edits'][$name])) {
-            return "PHP (Yioop's declaration is not the one this tool "
-                . "switches)";
-        }
-        if (!$integrated) {
-            return "PHP (run this tool without --check to switch it)";
-        }
-        if (!function_exists($native)) {
+        if (!function_exists($native)
+            || !(new ReflectionFunction($native))->isInternal()) {
             return "BROKEN: the PHP forwarder calls \\$native, which the "
                 . "extension does not define";
         }

@@ -1129,13 +1129,22 @@ final class IntegrateTest extends TestCase
     private function shardTool(string $root, array $options = [],
         array $flags = []): array
     {
-        $wrapper = $this->tempDir() . '/tool.php';
-        file_put_contents($wrapper, "<?php\nrequire "
-            . var_export(realpath(self::TOOL), true) . ";\n"
-            . "YioopIntegrate::\$shard_hashes = "
+        return $this->toolAfter("YioopIntegrate::\$shard_hashes = "
             . var_export(self::shardHashes(), true) . ";\n"
             // The fixture declares only the switched methods.
-            . "YioopIntegrate::\$reads = [];\n"
+            . "YioopIntegrate::\$reads = [];\n", $root, $options, $flags);
+    }
+
+    /**
+     * Runs the tool after $setup (PHP statements setting its test hooks);
+     * [status, output].
+     */
+    private function toolAfter(string $setup, string $root, array $options,
+        array $flags): array
+    {
+        $wrapper = $this->tempDir() . '/tool.php';
+        file_put_contents($wrapper, "<?php\nrequire "
+            . var_export(realpath(self::TOOL), true) . ";\n" . $setup
             . "exit(YioopIntegrate::main(\$argv));\n");
         [$status, $out, $err] = self::php(array_merge($flags,
             [$wrapper, $root], $options));
@@ -1647,16 +1656,10 @@ final class IntegrateTest extends TestCase
     private function libraryTool(string $root, array $options,
         array $flags): array
     {
-        $wrapper = $this->tempDir() . '/tool.php';
-        file_put_contents($wrapper, "<?php\nrequire "
-            . var_export(realpath(self::TOOL), true) . ";\n"
-            . "YioopCodec\\Integrate\\FunctionPatch::\$library_hashes = "
-            . var_export(['parse_ini_with_fallback' =>
-            self::tokenHash(self::INI_STAND_IN)], true) . ";\n"
-            . "exit(YioopIntegrate::main(\$argv));\n");
-        [$status, $out, $err] = self::php(array_merge($flags,
-            [$wrapper, $root], $options));
-        return [$status, $out . $err];
+        return $this->toolAfter("YioopCodec\\Integrate\\FunctionPatch::"
+            . "\$library_hashes = " . var_export(['parse_ini_with_fallback'
+            => self::tokenHash(self::INI_STAND_IN)], true) . ";\n", $root,
+            $options, $flags);
     }
 
     /**
