@@ -53,7 +53,8 @@ thread_local! {
 /// for the next call where the text reads alike everywhere); null to
 /// decline.
 fn parsed(path: &[u8]) -> Zval {
-    let Some(bytes) = readable(path).and_then(|p| read_file(&p)) else { return Zval::new() };
+    let Some(file) = readable(path) else { return Zval::new() };
+    let Some(bytes) = read_file(&file) else { return Zval::new() };
     let kept = KEPT.with_borrow(|kept| kept.get(path).filter(|k| k.bytes == bytes).map(|k| k.array.zval()));
     if let Some(array) = kept {
         return array;
@@ -64,7 +65,7 @@ fn parsed(path: &[u8]) -> Zval {
     let Some(array) = php_parse(path) else { return Zval::new() };
     if let Some(copy) = array.array().and_then(ImmutableArray::copy_of) {
         // Kept only if the file did not change while PHP read it.
-        if readable(path).and_then(|p| read_file(&p)).as_deref() == Some(&bytes[..]) {
+        if read_file(&file).as_deref() == Some(&bytes[..]) {
             keep(path, Kept { bytes, array: copy });
         }
     }
