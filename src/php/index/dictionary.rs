@@ -12,11 +12,10 @@
 //! A look-up the object answered before, from blocks it keeps, is
 //! answered again from its memo (`dictionary::word_info_remembered`).
 
-use crate::php::runtime::ffi::{FS_EXISTS, FS_SIZE, php_stat};
 use crate::php::runtime::weak_table::WeakTable;
 use crate::php::runtime::classes::autoload_named;
 use crate::php::runtime::convert::{bytes_zval, Fallible};
-use crate::php::runtime::engine::PerRequest;
+use crate::php::runtime::engine::{self, PerRequest};
 use crate::php::runtime::arrays::list_of;
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::object::Object;
@@ -27,9 +26,8 @@ use crate::index::shard::ShardError;
 use ext_php_rs::ffi::zend_object;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendCallable, ZendHashTable, ZendStr, Zval};
+use ext_php_rs::types::{ZendCallable, ZendHashTable, Zval};
 use std::cell::RefCell;
-use std::os::raw::c_int;
 use std::rc::Rc;
 
 
@@ -86,19 +84,12 @@ pub fn release_objects() {
 /// `file_exists` and `filesize` through PHP's own stat (and its cache).
 struct PhpHost;
 
-fn stat(path: &[u8], kind: c_int) -> Zval {
-    let name = ZendStr::new(path, false);
-    let mut out = Zval::new();
-    unsafe { php_stat(std::ptr::from_ref::<ZendStr>(&name).cast_mut().cast(), kind, std::ptr::from_mut(&mut out).cast()) };
-    out
-}
-
 impl Host for PhpHost {
     fn exists(&mut self, path: &[u8]) -> bool {
-        stat(path, FS_EXISTS).bool().unwrap_or(false)
+        engine::file_exists(path)
     }
     fn size(&mut self, path: &[u8]) -> Option<i64> {
-        long_of(&stat(path, FS_SIZE))
+        engine::file_size(path)
     }
 }
 

@@ -12,13 +12,14 @@
 //! not loaded yet is left to Yioop's PHP), the term's id is looked up by the native
 //! IndexDictionary (`dictionary::raw_word_info`), and where the index does
 //! not hold it the answer is 0.0, which Yioop would not cache either. A term
-//! it holds is left to Yioop's PHP, which works out the total and caches it.
+//! it holds is left to Yioop's PHP, which works out the total and caches it;
+//! so is an index whose active generation's shard Yioop would open too.
 
 use crate::index::shard::build::word_id;
 use crate::php::index::dictionary::raw_word_info;
 use crate::php::runtime::classes::{loaded, loaded_named, method_statics, static_array, user_method};
 use crate::php::runtime::convert::bytes_zval;
-use crate::php::runtime::engine::{call_function, constant, PerRequest};
+use crate::php::runtime::engine::{call_function, constant, file_exists, open_basedir_set, PerRequest};
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::keys::{find, Key};
 use crate::php::runtime::object::Object;
@@ -82,8 +83,13 @@ fn native_discount(manager: *mut zend_class_entry, term_bytes: &[u8], index_name
     let num_distinct_generations = num_distinct_generations()?;
     let mut index = index_of(manager, index_key)?;
     let bundle = Object(index.object_mut()?);
-    if !std::ptr::eq(bundle.0.ce, loaded_named(INDEX_ARCHIVE_BUNDLE)?) || reads_active_shard(&bundle, num_distinct_generations)? {
+    if !std::ptr::eq(bundle.0.ce, loaded_named(INDEX_ARCHIVE_BUNDLE)?) {
         return None;
+    }
+    if let Some(active) = active_generation_read(&bundle, num_distinct_generations)? {
+        if !active_shard_absent(&bundle, active)? {
+            return None;
+        }
     }
     let mut dictionary = bundle.property("dictionary")?.shallow_clone();
     if dictionary.coerce_to_bool() {
@@ -159,16 +165,17 @@ fn index_of(manager: *mut zend_class_entry, index_key: Key) -> Option<Zval> {
     index.coerce_to_bool().then(|| index.shallow_clone())
 }
 
-/// Whether `IndexManager::getWordInfo` would read the active generation's
-/// shard as well (a crawl still adding to it): left to Yioop's PHP. A
-/// generation_info it would read otherwise than as ints declines too.
-fn reads_active_shard(bundle: &Object, num_distinct_generations: i64) -> Option<bool> {
+/// The generation whose shard `IndexManager::getWordInfo` would look for
+/// besides the dictionary's (the active one, where the dictionary is behind
+/// it), or None. A generation_info it would read otherwise than as ints
+/// declines.
+fn active_generation_read(bundle: &Object, num_distinct_generations: i64) -> Option<Option<i64>> {
     let info = bundle.property("generation_info")?;
     if info.is_null() {
-        return Some(false);
+        return Some(None);
     }
     let info = info.array()?;
-    let Some(active) = info.get("ACTIVE").map(Zval::dereference).filter(|a| !a.is_null()) else { return Some(false) };
+    let Some(active) = info.get("ACTIVE").map(Zval::dereference).filter(|a| !a.is_null()) else { return Some(None) };
     let active = long_of(active)?;
     let last_shard = match info.get("LAST_DICTIONARY_SHARD").map(Zval::dereference) {
         None => None,
@@ -177,5 +184,24 @@ fn reads_active_shard(bundle: &Object, num_distinct_generations: i64) -> Option<
     };
     let behind = last_shard.is_none_or(|last| last < active);
     // $start_generation (0) + $num_distinct_generations
-    Some(behind && (active < num_distinct_generations || num_distinct_generations < 0))
+    Some((behind && (active < num_distinct_generations || num_distinct_generations < 0)).then_some(active))
+}
+
+/// Whether `file_exists` is false for the active generation's shard, named
+/// as Yioop names it. That is how every crawl Yioop stops leaves its index
+/// (ACTIVE one past LAST_DICTIONARY_SHARD, no file yet), so Yioop then reads
+/// the dictionary alone. A shard that exists is left to Yioop's PHP, which
+/// opens it; so are paths PHP's stat would warn about or hand to a stream
+/// wrapper.
+fn active_shard_absent(bundle: &Object, active: i64) -> Option<bool> {
+    if open_basedir_set() {
+        return None;
+    }
+    let dir = bundle.property("dir_name")?.dereference().zend_str()?.as_bytes();
+    if dir.contains(&0) || dir.windows(3).any(|w| w == b"://") {
+        return None;
+    }
+    let mut path = dir.to_vec();
+    path.extend_from_slice(format!("/posting_doc_shards/index{active}").as_bytes());
+    Some(!file_exists(&path))
 }

@@ -2,9 +2,11 @@
 //! pending exception.
 
 use crate::php::runtime::convert::bytes_zval;
-use crate::php::runtime::ffi::{zend_get_constant_str, zend_ini_string_ex};
+use crate::php::runtime::ffi::{php_stat, zend_get_constant_str, zend_ini_string_ex, FS_EXISTS, FS_SIZE};
+use crate::php::runtime::zval::long_of;
 use std::ffi::CStr;
-use ext_php_rs::types::Zval;
+use std::os::raw::c_int;
+use ext_php_rs::types::{ZendStr, Zval};
 
 /// Whether a PHP exception is pending (a called function threw).
 pub fn has_exception() -> bool {
@@ -140,6 +142,23 @@ pub fn pcre_limit(text: &[u8]) -> Option<u32> {
 pub fn open_basedir_set() -> bool {
     let dirs = unsafe { ext_php_rs::ffi::core_globals.open_basedir };
     !dirs.is_null() && unsafe { *dirs } != 0
+}
+
+/// `file_exists($path)`, through PHP's own stat and its stat cache.
+pub fn file_exists(path: &[u8]) -> bool {
+    php_stat_of(path, FS_EXISTS).bool().unwrap_or(false)
+}
+
+/// `filesize($path)` where it is an int, through PHP's own stat.
+pub fn file_size(path: &[u8]) -> Option<i64> {
+    long_of(&php_stat_of(path, FS_SIZE))
+}
+
+fn php_stat_of(path: &[u8], kind: c_int) -> Zval {
+    let name = ZendStr::new(path, false);
+    let mut out = Zval::new();
+    unsafe { php_stat(std::ptr::from_ref::<ZendStr>(&name).cast_mut().cast(), kind, std::ptr::from_mut(&mut out).cast()) };
+    out
 }
 
 /// The current value of an INI entry, as `ini_get` reads it (empty for
