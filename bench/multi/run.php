@@ -29,6 +29,8 @@
  *
  * --profile: excimer in every pool (bench/multi/profile.php), each request
  * labelled by what it is; profile-report.php prints it process by process.
+ * SEARCH_BENCH_HOLD=FILE: the name servers' URLs written to FILE and every
+ * pool kept serving until FILE is removed, as bench/search does.
  */
 declare(strict_types=1);
 
@@ -275,6 +277,7 @@ function benchMulti(string $tmp, string $dir, array $crawl, string $so, array $o
             . " (nginx, php-fpm with opcache; +jit: opcache.jit=tracing)\n";
         $timings = [];
         $different = askAllPasses($pages, $queries, $options, $timings);
+        holdWhileAsked($pages);
         $sub = $pages->ownRequests();
         echo $pages->masked() . "requests the name servers made to the queue servers: $sub\n";
         if ($sub == 0) {
