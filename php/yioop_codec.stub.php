@@ -764,11 +764,11 @@ namespace yioop_codec\locale {
      * Yioop's parse_ini_with_fallback($file) where parse_ini_file is
      * enabled: parse_ini_file($file, true), PHP's own, warnings included.
      * php/yioop-integrate.php makes Yioop's function call it. The process
-     * keeps the array PHP made of a file whose text reads the same in every
-     * request (sections, ; comments and keys given one double-quoted string
-     * without ", backslash or ${) and gives it again, without parsing, while
-     * the file's bytes are the ones it was made from; the file is read on
-     * every call. Null ("declines": Yioop's PHP runs) for a $file that is
+     * keeps the array PHP made of a file, from its second read on, whose
+     * text reads the same in every request (sections, ; comments and keys
+     * given one double-quoted string without ", backslash or ${) and gives
+     * it again, without parsing, while the file's bytes are the ones it was
+     * made from; the file is read on every call. Null ("declines": Yioop's PHP runs) for a $file that is
      * not a string or not an absolute plain path, a file that is not a
      * regular file of at most 4 MiB, a text that may read otherwise
      * elsewhere (a bare word may name a constant), parse_ini_file disabled,
@@ -778,6 +778,14 @@ namespace yioop_codec\locale {
      * @return mixed the array (false where PHP's parse fails), or null
      */
     function parse_ini_with_fallback(mixed $file): mixed {}
+
+    /**
+     * What this process keeps of parse_ini_with_fallback: files (arrays
+     * kept), text_bytes (their files' bytes) and limit_bytes (past which
+     * the kept arrays start over). A file is kept from its second read on.
+     * For operators sizing a worker's memory.
+     */
+    function localeCacheStats(): array {}
 }
 
 namespace yioop_codec\phrase {

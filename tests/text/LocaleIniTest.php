@@ -62,6 +62,21 @@ class LocaleIniTest extends TestCase
         $this->assertSame('int key', (self::NATIVE)($path)['strings'][123]);
     }
 
+    public function testAFileIsKeptFromItsSecondReadOn(): void
+    {
+        $stats = 'yioop_codec\locale\localeCacheStats';
+        $once = $this->file(self::localeText(3), 'once.ini');
+        $twice = $this->file(self::localeText(4), 'twice.ini');
+        $before = $stats()['files'];
+        $this->assertSame(parse_ini_file($once, true), (self::NATIVE)($once));
+        $this->assertSame($before, $stats()['files'], 'read once: not kept');
+        (self::NATIVE)($twice);
+        $this->assertSame(parse_ini_file($twice, true), (self::NATIVE)($twice));
+        $this->assertSame($before + 1, $stats()['files'], 'read twice: kept');
+        $this->assertSame(parse_ini_file($twice, true), (self::NATIVE)($twice), 'the kept array');
+        $this->assertSame($before + 1, $stats()['files']);
+    }
+
     public function testWritesToTheAnswerDoNotReachTheKeptArray(): void
     {
         $path = $this->file(self::localeText());

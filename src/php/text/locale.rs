@@ -7,26 +7,32 @@
 //! array PHP made of a file, as an immutable array (src/php/runtime/
 //! immutable.rs), and hands it out again while the file's bytes are the
 //! ones it was made from: the file is read on every call, only the parsing
-//! is saved. Only texts PHP reads the same in every request are kept
+//! is saved. A file is kept from its second read on: the locale a process
+//! serves is read by every request, while a locale's statistics or an admin
+//! page read the others once, and holding all of them costs about 10 MB a
+//! process. Only texts PHP reads the same in every request are kept
 //! (`php_semantics::ini`); the rest, and what Yioop does where
 //! `parse_ini_file` is disabled, are left to Yioop's PHP.
 
 use crate::php::runtime::engine::{call_function, ini_value, open_basedir_set};
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::immutable::ImmutableArray;
-use crate::php::runtime::zval::bool_zval;
+use crate::php::runtime::zval::{bool_zval, counts_zval};
 use crate::php_semantics::ini::reads_alike_everywhere;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Read;
 
 /// Bytes of text whose arrays a process keeps: every locale Yioop ships
-/// (25 files of about 90 KB; its admin pages read them all) with room to
-/// spare, while the arrays (about three times their text) stay small.
-const MAX_KEPT_BYTES: usize = 8 << 20;
+/// (24 files, 2.7 MB) should a process read them all again and again,
+/// while the arrays (about 3.6 times their text) stay affordable.
+const MAX_KEPT_BYTES: usize = 4 << 20;
+/// Paths read once, remembered to keep them at the second read; past it
+/// the list starts over.
+const MAX_SEEN_PATHS: usize = 256;
 /// Larger files are left to Yioop's PHP.
 const MAX_FILE_BYTES: u64 = 4 << 20;
 
@@ -36,7 +42,7 @@ php_function!(PARSE_INI_WITH_FALLBACK, parse_ini_with_fallback_handler, "yioop_c
 });
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    function::register(module, &[(&PARSE_INI_WITH_FALLBACK, parse_ini_with_fallback_handler)])
+    function::register(module, &[(&PARSE_INI_WITH_FALLBACK, parse_ini_with_fallback_handler), (&CACHE_STATS, cache_stats_handler)])
 }
 
 struct Kept {
@@ -46,6 +52,7 @@ struct Kept {
 
 thread_local! {
     static KEPT: RefCell<HashMap<Vec<u8>, Kept>> = RefCell::new(HashMap::new());
+    static SEEN: RefCell<HashSet<Vec<u8>>> = RefCell::new(HashSet::new());
 }
 
 /// `parse_ini_file($path, true)` as Yioop's function calls it: the kept
@@ -63,6 +70,9 @@ fn parsed(path: &[u8]) -> Zval {
         return Zval::new();
     }
     let Some(array) = php_parse(path) else { return Zval::new() };
+    if !seen_before(path) {
+        return array;
+    }
     if let Some(copy) = array.array().and_then(ImmutableArray::copy_of) {
         // Kept only if the file did not change while PHP read it.
         if read_file(&file).as_deref() == Some(&bytes[..]) {
@@ -100,6 +110,21 @@ fn php_parse(path: &[u8]) -> Option<Zval> {
     call_function("parse_ini_file", &mut args)
 }
 
+/// Whether the path was read before (and is now to be kept); notes it
+/// otherwise.
+fn seen_before(path: &[u8]) -> bool {
+    SEEN.with_borrow_mut(|seen| {
+        if seen.contains(path) {
+            return true;
+        }
+        if seen.len() >= MAX_SEEN_PATHS {
+            seen.clear();
+        }
+        seen.insert(path.to_vec());
+        false
+    })
+}
+
 fn keep(path: &[u8], kept: Kept) {
     KEPT.with_borrow_mut(|all| {
         all.remove(path);
@@ -114,4 +139,10 @@ fn keep(path: &[u8], kept: Kept) {
 /// Drops every kept array (module shutdown).
 pub fn forget_all() {
     KEPT.with_borrow_mut(HashMap::clear);
+    SEEN.with_borrow_mut(HashSet::clear);
 }
+
+php_function!(CACHE_STATS, cache_stats_handler, "yioop_codec\\locale\\localeCacheStats", [], DataType::Array, |_args| {
+    let (files, bytes) = KEPT.with_borrow(|kept| (kept.len() as u64, kept.values().map(|k| k.bytes.len() as u64).sum()));
+    Ok(counts_zval(&[("files", files), ("text_bytes", bytes), ("limit_bytes", MAX_KEPT_BYTES as u64)]))
+});
