@@ -318,7 +318,8 @@ pub(super) fn check_archive(archive: &Object) -> Result<(), Decline> {
 /// where `open_basedir` has a say.
 fn archive_file(archive: &Object) -> Result<Rc<File>, Decline> {
     let name = archive.property("filename").and_then(Zval::zend_str).ok_or(Decline)?.as_bytes();
-    if name.is_empty() || name.contains(&0) || names_a_url(name) || crate::php::runtime::engine::open_basedir_set() {
+    // `data:` (RFC 2397, lower case only) is a wrapper without `://`.
+    if name.is_empty() || name.starts_with(b"data:") || !crate::php::runtime::engine::plain_file_path(name) {
         return Err(Decline);
     }
     let path = std::path::Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(name));
@@ -326,13 +327,6 @@ fn archive_file(archive: &Object) -> Result<Rc<File>, Decline> {
         Ok(Some((file, _))) => Ok(file),
         _ => Err(Decline), // fopen would warn
     }
-}
-
-/// Whether PHP's streams open `name` through a wrapper rather than as a
-/// plain file (php_stream_locate_url_wrapper): a scheme followed by `://`,
-/// or `data:` (RFC 2397, lower case only). Any `://` declines, a superset.
-fn names_a_url(name: &[u8]) -> bool {
-    name.windows(3).any(|w| w == b"://") || name.starts_with(b"data:")
 }
 
 /// The caller's handle: an open, readable, seekable plain-file stream

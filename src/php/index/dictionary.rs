@@ -140,7 +140,7 @@ fn active_tiers(object: &Props) -> Result<Vec<(i64, Zval)>, Decline> {
 /// `$this->dir_name`, where PHP would open its files as plain files.
 fn dir_name(object: &Props) -> Result<Vec<u8>, Decline> {
     let dir = object.get(DIR_NAME).and_then(Zval::zend_str).ok_or(Decline)?.as_bytes().to_vec();
-    if dir.windows(3).any(|w| w == b"://") || dir.contains(&0) || crate::php::runtime::engine::open_basedir_set() {
+    if !engine::plain_file_path(&dir) {
         return Err(Decline);
     }
     Ok(dir)

@@ -19,7 +19,7 @@ use crate::index::shard::build::word_id;
 use crate::php::index::dictionary::raw_word_info;
 use crate::php::runtime::classes::{loaded, loaded_named, method_statics, static_array, user_method};
 use crate::php::runtime::convert::bytes_zval;
-use crate::php::runtime::engine::{call_function, constant, file_exists, open_basedir_set, PerRequest};
+use crate::php::runtime::engine::{call_function, constant, file_exists, plain_file_path, PerRequest};
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::keys::{find, Key};
 use crate::php::runtime::object::Object;
@@ -194,11 +194,8 @@ fn active_generation_read(bundle: &Object, num_distinct_generations: i64) -> Opt
 /// opens it; so are paths PHP's stat would warn about or hand to a stream
 /// wrapper.
 fn active_shard_absent(bundle: &Object, active: i64) -> Option<bool> {
-    if open_basedir_set() {
-        return None;
-    }
     let dir = bundle.property("dir_name")?.dereference().zend_str()?.as_bytes();
-    if dir.contains(&0) || dir.windows(3).any(|w| w == b"://") {
+    if !plain_file_path(dir) {
         return None;
     }
     let mut path = dir.to_vec();

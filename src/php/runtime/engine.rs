@@ -144,6 +144,14 @@ pub fn open_basedir_set() -> bool {
     !dirs.is_null() && unsafe { *dirs } != 0
 }
 
+/// Whether PHP opens `path` as a plain file and a native read of it needs
+/// no `open_basedir` check: no NUL byte (PHP refuses those) and no
+/// `scheme://` (a stream wrapper; any `://` counts, a superset), with
+/// `open_basedir` unset. Otherwise a native read declines.
+pub fn plain_file_path(path: &[u8]) -> bool {
+    !path.contains(&0) && !path.windows(3).any(|w| w == b"://") && !open_basedir_set()
+}
+
 /// `file_exists($path)`, through PHP's own stat and its stat cache.
 pub fn file_exists(path: &[u8]) -> bool {
     php_stat_of(path, FS_EXISTS).bool().unwrap_or(false)

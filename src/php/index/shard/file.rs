@@ -171,7 +171,7 @@ impl Shard<'_> {
     fn first_open(&mut self) -> Result<Option<State>, Stop> {
         let filename = self.property("filename").filter(|f| f.is_string()).ok_or(Stop::Decline)?.shallow_clone();
         let name = filename.zend_str().ok_or(Stop::Decline)?;
-        if name.as_bytes().windows(3).any(|w| w == b"://") || name.as_bytes().contains(&0) || crate::php::runtime::engine::open_basedir_set() {
+        if !crate::php::runtime::engine::plain_file_path(name.as_bytes()) {
             return Err(Stop::Decline);
         }
         let path = Path::new(OsStr::from_bytes(name.as_bytes()));
