@@ -25,7 +25,7 @@ use crate::php::runtime::convert::{bytes_zval, is_numeric};
 use crate::php::runtime::engine::call_method;
 use crate::php::runtime::ffi::{add_function, div_function, mul_function, zend_compare, ZEND_ACC_PUBLIC};
 use crate::php::runtime::function::{self, Param};
-use crate::php::runtime::keys::{entries, find, update, Key};
+use crate::php::runtime::keys::{entries, find, update, update_known, Key};
 use crate::php::runtime::object::Object;
 use crate::php::runtime::switched::calls_native;
 use crate::php::runtime::zval::{array_zval, long_of, long_zval};
@@ -43,13 +43,15 @@ const ASCENDING: i64 = 1;
 
 /// CrawlConstants' item keys this method reads or adds.
 mod key {
+    use crate::php::runtime::keys::KnownKey;
+
     pub const IS_DOC: &str = "at";
-    pub const KEY: &str = "ce";
-    pub const HASH: &str = "o";
-    pub const INLINKS: &str = "P";
+    pub static KEY: KnownKey = KnownKey::new("ce");
+    pub static HASH: KnownKey = KnownKey::new("o");
+    pub static INLINKS: KnownKey = KnownKey::new("P");
     pub const DOC_RANK: &str = "N";
     pub const SCORE: &str = "X";
-    pub const CRAWL_TIME: &str = "b";
+    pub static CRAWL_TIME: KnownKey = KnownKey::new("b");
 }
 
 php_function!(FIND_DOCS_WITH_WORD, find_docs_with_word_handler, "yioop_codec\\word_iterator\\findDocsWithWord", [Param::Value("iterator")], DataType::Mixed, |args| {
@@ -237,13 +239,13 @@ impl Walk<'_> {
             }
             let mut item = item;
             let data = item.array_mut()?;
-            update(data, Key::Str(key::KEY.as_bytes()), key_zval(key));
-            update(data, Key::Str(key::HASH.as_bytes()), bytes_zval(key_parts[1]));
-            update(data, Key::Str(key::INLINKS.as_bytes()), bytes_zval(key_parts[2]));
+            update_known(data, &key::KEY, key_zval(key));
+            update_known(data, &key::HASH, bytes_zval(key_parts[1]));
+            update_known(data, &key::INLINKS, bytes_zval(key_parts[2]));
             if discounting && is_doc(&item) {
                 self.add_discount(&mut item, hash_url, &max_discount)?;
             }
-            update(item.array_mut()?, Key::Str(key::CRAWL_TIME.as_bytes()), self.index_name.shallow_clone());
+            update_known(item.array_mut()?, &key::CRAWL_TIME, self.index_name.shallow_clone());
             update(&mut results, key, item);
         }
         Some(results)

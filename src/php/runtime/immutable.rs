@@ -209,6 +209,24 @@ impl Arena {
     }
 }
 
+/// A string interned for good that lives as long as the process (never
+/// freed): for the few fixed keys native code writes into arrays
+/// ([`crate::php::runtime::keys::KnownKey`]).
+pub fn permanent_string(s: &[u8]) -> *mut zend_string {
+    let words = Box::leak(vec![0u64; string_words(s.len())].into_boxed_slice());
+    let string = words.as_mut_ptr().cast::<zend_string>();
+    unsafe {
+        (*string).gc.refcount = 1;
+        (*string).gc.u.type_info = GC_STRING | INTERNED_FOR_GOOD;
+        (*string).len = s.len();
+        let bytes = ptr::addr_of_mut!((*string).val).cast::<u8>();
+        ptr::copy_nonoverlapping(s.as_ptr(), bytes, s.len());
+        *bytes.add(s.len()) = 0;
+        zend_string_hash_func(string);
+    }
+    string
+}
+
 /// `_ZSTR_STRUCT_SIZE(len)` in words: the header, the bytes and a NUL.
 fn string_words(len: usize) -> usize {
     (std::mem::offset_of!(zend_string, val) + len + 1).div_ceil(8)

@@ -6,6 +6,32 @@ use ext_php_rs::ffi::{zend_hash_index_find, zend_hash_str_find, HashTable};
 use crate::index::prefetch::prefetch;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
+/// An array key that native code writes as PHP code writes a literal
+/// one: a string made once a process, interned for good with its hash
+/// (as opcache interns literals), so that an insert neither hashes nor
+/// allocates. Never an integer-like string.
+pub struct KnownKey {
+    text: &'static str,
+    string: std::sync::OnceLock<usize>,
+}
+
+impl KnownKey {
+    pub const fn new(text: &'static str) -> KnownKey {
+        KnownKey { text, string: std::sync::OnceLock::new() }
+    }
+
+    fn string(&self) -> *mut ext_php_rs::ffi::zend_string {
+        let made = || crate::php::runtime::immutable::permanent_string(self.text.as_bytes()) as usize;
+        *self.string.get_or_init(made) as *mut ext_php_rs::ffi::zend_string
+    }
+}
+
+/// `$array[KEY] = $value` for a known key; the slot written.
+pub fn update_known(array: &mut HashTable, key: &KnownKey, value: Zval) -> *mut Zval {
+    let mut value = std::mem::ManuallyDrop::new(value);
+    unsafe { ext_php_rs::ffi::zend_hash_update(array, key.string(), std::ptr::from_mut(&mut *value).cast()).cast::<Zval>() }
+}
+
 /// How many buckets ahead `entries` prefetches keys and values.
 const AHEAD: usize = 8;
 

@@ -22,24 +22,26 @@ use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 use std::os::raw::{c_char, c_int};
 
 use crate::php::runtime::convert::{int_list, num_zval};
-use crate::php::runtime::keys::{update, Key};
+use crate::php::runtime::keys::{update, update_known, Key, KnownKey};
 use crate::php::runtime::engine::PerRequest;
 use crate::php::runtime::zval::{array_zval, long_of};
 
 
 /// CrawlConstants' item keys, in makeItem's order of first assignment.
 mod key {
-    pub const POSITION_LIST: &str = "bn";
-    pub const DOC_RANK: &str = "N";
-    pub const SUMMARY_OFFSET: &str = "U";
-    pub const GENERATION: &str = "aq";
-    pub const DOC_LEN: &str = "bi";
-    pub const IS_DOC: &str = "at";
-    pub const PROXIMITY: &str = "bo";
-    pub const DESCRIPTION_SCORES: &str = "A";
-    pub const USER_RANKS: &str = "dc";
-    pub const RELEVANCE: &str = "an";
-    pub const SCORE: &str = "X";
+    use crate::php::runtime::keys::KnownKey;
+
+    pub static POSITION_LIST: KnownKey = KnownKey::new("bn");
+    pub static DOC_RANK: KnownKey = KnownKey::new("N");
+    pub static SUMMARY_OFFSET: KnownKey = KnownKey::new("U");
+    pub static GENERATION: KnownKey = KnownKey::new("aq");
+    pub static DOC_LEN: KnownKey = KnownKey::new("bi");
+    pub static IS_DOC: KnownKey = KnownKey::new("at");
+    pub static PROXIMITY: KnownKey = KnownKey::new("bo");
+    pub static DESCRIPTION_SCORES: KnownKey = KnownKey::new("A");
+    pub static USER_RANKS: KnownKey = KnownKey::new("dc");
+    pub static RELEVANCE: KnownKey = KnownKey::new("an");
+    pub static SCORE: KnownKey = KnownKey::new("X");
 }
 
 /// PHP's number_format and numeric-string reading.
@@ -242,11 +244,10 @@ fn symtable_update(array: &mut ZendHashTable, key: &[u8], value: Zval) {
 fn item_zval(item: Item<ZBox<ZendStr>>, generation: &Zval) -> Zval {
     // Room for the four fields a native WordIterator adds.
     let mut array = ZendHashTable::with_capacity(16);
-    // None of the keys is an integer's decimal: written as string keys.
-    let mut put = |key: &str, value: Zval| {
-        update(&mut array, Key::Str(key.as_bytes()), value);
+    let mut put = |key: &KnownKey, value: Zval| {
+        update_known(&mut array, key, value);
     };
-    put(key::POSITION_LIST, int_list(item.positions.into_iter()));
+    put(&key::POSITION_LIST, int_list(item.positions.into_iter()));
     let doc_rank = match item.doc_rank {
         Rank::Text(text) => {
             let mut z = Zval::new();
@@ -256,26 +257,26 @@ fn item_zval(item: Item<ZBox<ZendStr>>, generation: &Zval) -> Zval {
         Rank::Num(n) => num_zval(n),
     };
     let score = item.score.map_or_else(|| doc_rank.shallow_clone(), num_zval);
-    put(key::DOC_RANK, doc_rank);
-    put(key::SUMMARY_OFFSET, item.summary_offset.map_or_else(false_zval, long_zval));
-    put(key::GENERATION, generation.shallow_clone());
-    put(key::DOC_LEN, long_zval(item.doc_len));
+    put(&key::DOC_RANK, doc_rank);
+    put(&key::SUMMARY_OFFSET, item.summary_offset.map_or_else(false_zval, long_zval));
+    put(&key::GENERATION, generation.shallow_clone());
+    put(&key::DOC_LEN, long_zval(item.doc_len));
     let mut is_doc = Zval::new();
     is_doc.set_bool(item.is_doc);
-    put(key::IS_DOC, is_doc);
+    put(&key::IS_DOC, is_doc);
     let mut proximity = Zval::new();
     proximity.set_double(item.proximity);
-    put(key::PROXIMITY, proximity);
+    put(&key::PROXIMITY, proximity);
     let mut scores = ZendHashTable::new();
     for (position, weight) in item.description_scores {
         update(&mut scores, Key::Int(position), num_zval(weight));
     }
-    put(key::DESCRIPTION_SCORES, array_zval(scores));
+    put(&key::DESCRIPTION_SCORES, array_zval(scores));
     if let Some(ranks) = item.user_ranks {
-        put(key::USER_RANKS, crate::php::runtime::convert::num_list(&ranks));
+        put(&key::USER_RANKS, crate::php::runtime::convert::num_list(&ranks));
     }
-    put(key::RELEVANCE, num_zval(item.relevance));
-    put(key::SCORE, score);
+    put(&key::RELEVANCE, num_zval(item.relevance));
+    put(&key::SCORE, score);
     array_zval(array)
 }
 
