@@ -81,7 +81,7 @@ pub fn release_objects() {
     OBJECTS.release();
 }
 
-/// `file_exists` and `filesize` through PHP's own stat (and its cache).
+/// `file_exists` and `filesize` as PHP answers them (`engine`).
 struct PhpHost;
 
 impl Host for PhpHost {
