@@ -183,16 +183,7 @@ impl Arena {
     /// counted, never freed by PHP.
     fn interned_string(&mut self, s: &[u8]) -> *mut zend_string {
         let string = self.words(string_words(s.len())).cast::<zend_string>();
-        unsafe {
-            (*string).gc.refcount = 1;
-            (*string).gc.u.type_info = GC_STRING | INTERNED_FOR_GOOD;
-            (*string).h = 0;
-            (*string).len = s.len();
-            let bytes = ptr::addr_of_mut!((*string).val).cast::<u8>();
-            ptr::copy_nonoverlapping(s.as_ptr(), bytes, s.len());
-            *bytes.add(s.len()) = 0;
-            zend_string_hash_func(string);
-        }
+        unsafe { write_interned(string, s) };
         string
     }
 
@@ -215,16 +206,21 @@ impl Arena {
 pub fn permanent_string(s: &[u8]) -> *mut zend_string {
     let words = Box::leak(vec![0u64; string_words(s.len())].into_boxed_slice());
     let string = words.as_mut_ptr().cast::<zend_string>();
-    unsafe {
-        (*string).gc.refcount = 1;
-        (*string).gc.u.type_info = GC_STRING | INTERNED_FOR_GOOD;
-        (*string).len = s.len();
-        let bytes = ptr::addr_of_mut!((*string).val).cast::<u8>();
-        ptr::copy_nonoverlapping(s.as_ptr(), bytes, s.len());
-        *bytes.add(s.len()) = 0;
-        zend_string_hash_func(string);
-    }
+    unsafe { write_interned(string, s) };
     string
+}
+
+/// Writes `s` at `string` (room for `string_words(s.len())` words) as a
+/// string interned for good, its hash computed.
+unsafe fn write_interned(string: *mut zend_string, s: &[u8]) {
+    (*string).gc.refcount = 1;
+    (*string).gc.u.type_info = GC_STRING | INTERNED_FOR_GOOD;
+    (*string).h = 0;
+    (*string).len = s.len();
+    let bytes = ptr::addr_of_mut!((*string).val).cast::<u8>();
+    ptr::copy_nonoverlapping(s.as_ptr(), bytes, s.len());
+    *bytes.add(s.len()) = 0;
+    zend_string_hash_func(string);
 }
 
 /// `_ZSTR_STRUCT_SIZE(len)` in words: the header, the bytes and a NUL.
