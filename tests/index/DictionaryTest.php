@@ -47,6 +47,12 @@ class DictionaryTest extends TestCase
     public static function tearDownAfterClass(): void
     {
         exec("rm -rf " . escapeshellarg(self::$dir));
+        @unlink(dirname(self::$dir) . "/" . self::dataNamedLink());
+    }
+
+    private static function dataNamedLink(): string
+    {
+        return "data:," . basename(self::$dir);
     }
 
     /** Marks where the error-handler stack stood when the test began. */
@@ -215,6 +221,14 @@ class DictionaryTest extends TestCase
         yield "a tier not canonical" => [fn(&$args, $d) => $d->active_tiers = ["02"]];
         yield "no dir_name" => [fn(&$args, $d) => $d->dir_name = null];
         yield "ACTIVE not an int" => [fn(&$args, $d) => $d->parent_archive_bundle->generation_info["ACTIVE"] = "6"];
+        // PHP opens "data:..." as a URL (RFC 2397), even where a directory
+        // of that name holds the dictionary: the native reads must not.
+        yield "a data: URL that is also a directory's name" => [function (&$args, $d) {
+            $name = self::dataNamedLink();
+            is_link(dirname(self::$dir) . "/$name") || symlink(self::$dir, dirname(self::$dir) . "/$name");
+            chdir(dirname(self::$dir));
+            $d->dir_name = $name;
+        }];
     }
 
     /** @dataProvider declinedCalls */

@@ -318,8 +318,7 @@ pub(super) fn check_archive(archive: &Object) -> Result<(), Decline> {
 /// where `open_basedir` has a say.
 fn archive_file(archive: &Object) -> Result<Rc<File>, Decline> {
     let name = archive.property("filename").and_then(Zval::zend_str).ok_or(Decline)?.as_bytes();
-    // `data:` (RFC 2397, lower case only) is a wrapper without `://`.
-    if name.is_empty() || name.starts_with(b"data:") || !crate::php::runtime::engine::plain_file_path(name) {
+    if name.is_empty() || !crate::php::runtime::engine::plain_file_path(name) {
         return Err(Decline);
     }
     let path = std::path::Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(name));

@@ -145,11 +145,12 @@ pub fn open_basedir_set() -> bool {
 }
 
 /// Whether PHP opens `path` as a plain file and a native read of it needs
-/// no `open_basedir` check: no NUL byte (PHP refuses those) and no
-/// `scheme://` (a stream wrapper; any `://` counts, a superset), with
+/// no `open_basedir` check: no NUL byte (PHP refuses those), no
+/// `scheme://` (a stream wrapper; any `://` counts, a superset) and no
+/// leading `data:` (RFC 2397's wrapper, which needs no `//`), with
 /// `open_basedir` unset. Otherwise a native read declines.
 pub fn plain_file_path(path: &[u8]) -> bool {
-    !path.contains(&0) && !path.windows(3).any(|w| w == b"://") && !open_basedir_set()
+    !path.contains(&0) && !path.starts_with(b"data:") && !path.windows(3).any(|w| w == b"://") && !open_basedir_set()
 }
 
 /// `file_exists($path)`. For a plain file path PHP's stat only asks the
