@@ -64,8 +64,23 @@ impl Replacement {
     /// The text with every match replaced; None where PCRE, stopping at
     /// `limit` steps (its backtrack limit), might have run out of them.
     pub fn apply<'a>(&self, text: &'a [u8], limit: u32) -> Option<Cow<'a, [u8]>> {
+        self.apply_counted(text, limit, &mut None)
+    }
+
+    /// `apply`, with `exceeds` keeping whether PCRE's contraction search
+    /// of this very text might run out of steps: the six contractions of
+    /// Yioop's list run one after another, mostly over the same text, and
+    /// counting is the larger part of their cost. The caller clears it
+    /// whenever the text changes.
+    pub fn apply_counted<'a>(&self, text: &'a [u8], limit: u32, exceeds: &mut Option<bool>) -> Option<Cow<'a, [u8]>> {
         match self {
-            Replacement::Contraction { suffix, tail } => contraction(text, suffix, tail, most_steps(limit)),
+            Replacement::Contraction { suffix, tail } => {
+                let most = most_steps(limit);
+                if *exceeds.get_or_insert_with(|| pcre_steps_exceed(text, most)) {
+                    return None;
+                }
+                contraction(text, suffix, tail)
+            }
             // A start bitmap and first bytes settle most starts: a few
             // steps a byte at most (Yioop's list, recorded: 2,000 bytes of
             // candidate starts under a limit of 1,000 still answer).
@@ -96,13 +111,12 @@ fn boundary(text: &[u8], at: usize) -> bool {
 /// follows. The suffix's apostrophe is not a letter, so a start can only
 /// match with the apostrophe that ends its run of letters: each apostrophe
 /// (in order) is tried with the leftmost start of the run before it.
-fn contraction<'a>(text: &'a [u8], suffix: &[u8], tail: &[u8], most: usize) -> Option<Cow<'a, [u8]>> {
+/// The caller has checked that PCRE's search would not run out of steps
+/// (`pcre_steps_exceed`): even without an apostrophe, since PCRE looks for
+/// its required byte only near the start, and a long subject is searched
+/// at every start.
+fn contraction<'a>(text: &'a [u8], suffix: &[u8], tail: &[u8]) -> Option<Cow<'a, [u8]>> {
     let quote_at = suffix.iter().position(|&b| b == b'\'')?;
-    // Even without an apostrophe: PCRE looks for its required byte only
-    // near the start, and a long subject is searched at every start.
-    if pcre_steps_exceed(text, most) {
-        return None;
-    }
     if memchr::memchr(b'\'', text).is_none() {
         return Some(Cow::Borrowed(text));
     }
@@ -132,16 +146,54 @@ fn pcre_steps_exceed(text: &[u8], most: usize) -> bool {
         return false;
     }
     let mut steps = 0;
-    for at in 0..text.len() {
-        if is_latin1_letter(text[at]) && boundary(text, at) {
-            steps += 2 * text[at..].iter().take_while(|&&b| is_latin1_letter(b)).count() + 1;
-            if steps > most {
-                return true;
-            }
+    let mut at = 0;
+    while at < text.len() {
+        if CLASS[text[at] as usize] & LETTER == 0 {
+            at += 1;
+            continue;
         }
+        let end = at + text[at..].iter().take_while(|&&b| CLASS[b as usize] & LETTER != 0).count();
+        steps += run_steps(text, at, end);
+        if steps > most {
+            return true;
+        }
+        at = end;
     }
     false
 }
+
+/// The steps of every start in the run of letters `text[start..end]`: its
+/// first letter where the byte before is no word byte, and each later
+/// letter that is a word byte where the one before is not, or the other
+/// way round. A start at `p` costs `2 * (end - p) + 1`.
+fn run_steps(text: &[u8], start: usize, end: usize) -> usize {
+    let cost = |p: usize| 2 * (end - p) + 1;
+    let word = |p: usize| CLASS[text[p] as usize] & WORD != 0;
+    let mut steps = if boundary(text, start) { cost(start) } else { 0 };
+    for p in start + 1..end {
+        if word(p - 1) != word(p) {
+            steps += cost(p);
+        }
+    }
+    steps
+}
+
+const LETTER: u8 = 1;
+const WORD: u8 = 2;
+
+/// `is_latin1_letter` and `is_word` of every byte, looked up in the scan.
+static CLASS: [u8; 256] = {
+    let mut class = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        let letter = byte.is_ascii_alphabetic() || matches!(byte, 0xAA | 0xB5 | 0xBA | 0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0xFF);
+        let word = byte.is_ascii_alphanumeric() || byte == b'_';
+        class[b] = (letter as u8) * LETTER | (word as u8) * WORD;
+        b += 1;
+    }
+    class
+};
 
 /// `(w1|w2|...)\'s` under `/i`: every match ends in an apostrophe and `s`
 /// or `S`, so only the few bytes before each apostrophe can start one;
@@ -236,6 +288,43 @@ mod tests {
         assert_eq!(run(&is, "It's here, everyone's there, SHE'S gone"), "It is here, everyone is there, SHE is gone");
         assert_eq!(run(&is, "someone's bits's whys x'S"), "someone is bits's whys x'S");
         assert_eq!(run(&is, "he's'she's"), "he is'she is");
+    }
+
+    /// The count as PCRE's search makes it, start by start.
+    fn steps_start_by_start(text: &[u8]) -> usize {
+        (0..text.len())
+            .filter(|&at| is_latin1_letter(text[at]) && boundary(text, at))
+            .map(|at| 2 * text[at..].iter().take_while(|&&b| is_latin1_letter(b)).count() + 1)
+            .sum()
+    }
+
+    #[test]
+    fn the_class_table_is_the_two_predicates() {
+        for b in 0..=255u8 {
+            assert_eq!(CLASS[b as usize] & LETTER != 0, is_latin1_letter(b), "{b:#x}");
+            assert_eq!(CLASS[b as usize] & WORD != 0, is_word(b), "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn the_run_by_run_count_is_the_start_by_start_count() {
+        // Letters ASCII and not, word bytes that are no letters, and others.
+        let alphabet = b"aZ_9\xC3\xE9\xAA\xA9 '.";
+        let (mut seed, mut counted) = (7u64, 0);
+        for len in 0..400 {
+            let text: Vec<u8> = (0..len)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    alphabet[(seed >> 33) as usize % alphabet.len()]
+                })
+                .collect();
+            let steps = steps_start_by_start(&text);
+            counted += usize::from(steps > 0);
+            for most in [0, steps.saturating_sub(1), steps, steps + 1] {
+                assert_eq!(pcre_steps_exceed(&text, most), steps > most, "{text:?} at most {most}");
+            }
+        }
+        assert!(counted > 350, "most draws hold letters: {counted}");
     }
 
     #[test]

@@ -46,6 +46,8 @@ fn canonicalized(text: &Zval) -> Option<Zval> {
     let substitutions = statics.get("substitutions")?.dereference().array()?;
     let mut subject = text.to_vec();
     let mut batch: Vec<(&[u8], &[u8])> = Vec::new();
+    // Whether PCRE might run out of steps on `subject` as it is now.
+    let mut exceeds = None;
     for (key, value) in entries(substitutions) {
         let Key::Str(pattern) = key else { return None };
         let replacement = value.dereference().zend_str()?.as_bytes();
@@ -53,14 +55,18 @@ fn canonicalized(text: &Zval) -> Option<Zval> {
             batch.push((pattern, replacement));
             continue;
         };
-        match preg_replace(&batch, subject)? {
-            Ok(replaced) => subject = replaced,
-            Err(failed) => return Some(failed),
+        if !batch.is_empty() {
+            match preg_replace(&batch, subject)? {
+                Ok(replaced) => subject = replaced,
+                Err(failed) => return Some(failed),
+            }
+            exceeds = None;
         }
         batch.clear();
         // Most texts hold no match: the text is kept, not copied.
-        if let Cow::Owned(replaced) = native.apply(&subject, limit)? {
+        if let Cow::Owned(replaced) = native.apply_counted(&subject, limit, &mut exceeds)? {
             subject = replaced;
+            exceeds = None;
         }
     }
     Some(match preg_replace(&batch, subject)? {
