@@ -63,6 +63,8 @@ fn plain(tail: &[u8]) -> bool {
 impl Replacement {
     /// The text with every match replaced; None where PCRE, stopping at
     /// `limit` steps (its backtrack limit), might have run out of them.
+    /// (The binding uses `apply_counted`.)
+    #[cfg(test)]
     pub fn apply<'a>(&self, text: &'a [u8], limit: u32) -> Option<Cow<'a, [u8]>> {
         self.apply_counted(text, limit, &mut None)
     }
@@ -148,11 +150,11 @@ fn pcre_steps_exceed(text: &[u8], most: usize) -> bool {
     let mut steps = 0;
     let mut at = 0;
     while at < text.len() {
-        if CLASS[text[at] as usize] & LETTER == 0 {
+        if !is_latin1_letter(text[at]) {
             at += 1;
             continue;
         }
-        let end = at + text[at..].iter().take_while(|&&b| CLASS[b as usize] & LETTER != 0).count();
+        let end = at + text[at..].iter().take_while(|&&b| is_latin1_letter(b)).count();
         steps += run_steps(text, at, end);
         if steps > most {
             return true;
@@ -162,38 +164,11 @@ fn pcre_steps_exceed(text: &[u8], most: usize) -> bool {
     false
 }
 
-/// The steps of every start in the run of letters `text[start..end]`: its
-/// first letter where the byte before is no word byte, and each later
-/// letter that is a word byte where the one before is not, or the other
-/// way round. A start at `p` costs `2 * (end - p) + 1`.
+/// The steps of every start (`\b` before it) in the run of letters
+/// `text[start..end]`: a start at `p` costs `2 * (end - p) + 1`.
 fn run_steps(text: &[u8], start: usize, end: usize) -> usize {
-    let cost = |p: usize| 2 * (end - p) + 1;
-    let word = |p: usize| CLASS[text[p] as usize] & WORD != 0;
-    let mut steps = if boundary(text, start) { cost(start) } else { 0 };
-    for p in start + 1..end {
-        if word(p - 1) != word(p) {
-            steps += cost(p);
-        }
-    }
-    steps
+    (start..end).filter(|&p| boundary(text, p)).map(|p| 2 * (end - p) + 1).sum()
 }
-
-const LETTER: u8 = 1;
-const WORD: u8 = 2;
-
-/// `is_latin1_letter` and `is_word` of every byte, looked up in the scan.
-static CLASS: [u8; 256] = {
-    let mut class = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        let byte = b as u8;
-        let letter = byte.is_ascii_alphabetic() || matches!(byte, 0xAA | 0xB5 | 0xBA | 0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0xFF);
-        let word = byte.is_ascii_alphanumeric() || byte == b'_';
-        class[b] = (letter as u8) * LETTER | (word as u8) * WORD;
-        b += 1;
-    }
-    class
-};
 
 /// `(w1|w2|...)\'s` under `/i`: every match ends in an apostrophe and `s`
 /// or `S`, so only the few bytes before each apostrophe can start one;
@@ -296,14 +271,6 @@ mod tests {
             .filter(|&at| is_latin1_letter(text[at]) && boundary(text, at))
             .map(|at| 2 * text[at..].iter().take_while(|&&b| is_latin1_letter(b)).count() + 1)
             .sum()
-    }
-
-    #[test]
-    fn the_class_table_is_the_two_predicates() {
-        for b in 0..=255u8 {
-            assert_eq!(CLASS[b as usize] & LETTER != 0, is_latin1_letter(b), "{b:#x}");
-            assert_eq!(CLASS[b as usize] & WORD != 0, is_word(b), "{b:#x}");
-        }
     }
 
     #[test]
