@@ -788,6 +788,32 @@ namespace yioop_codec\locale {
     function localeCacheStats(): array {}
 }
 
+namespace yioop_codec\webcode {
+    /**
+     * Yioop's webencode($str) on a string: base64_encode($str) with "+",
+     * "/" and "=" written ".", "_" and "~". php/yioop-integrate.php makes
+     * Yioop's function call it. Null ("declines": Yioop's PHP runs) for a
+     * $str that is not a string.
+     *
+     * @param mixed $str the bytes to encode
+     * @return string|null the text, or null
+     */
+    function webencode(mixed $str): mixed {}
+
+    /**
+     * Yioop's webdecode($str) on a string: base64_decode(strtr($str,
+     * ["." => "+", "~" => "=", "_" => "/"])), PHP's forgiving decode
+     * (bytes outside the alphabet and padding anywhere skipped, a lone last
+     * character dropped). The queue server decodes each fetcher upload this
+     * way. Null ("declines": Yioop's PHP runs) for a $str that is not a
+     * string.
+     *
+     * @param mixed $str the text to decode
+     * @return string|null the bytes, or null
+     */
+    function webdecode(mixed $str): mixed {}
+}
+
 namespace yioop_codec\phrase {
     /**
      * PhraseParser's static stemCharGramSegment($string, $lang, $to_string),

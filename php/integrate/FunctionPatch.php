@@ -29,7 +29,7 @@
  * gets an else branch declaring its PHP version as
  * yioop_codec_php_encodeQueueWeightInfo (outside a guard: the else branch
  * of its wrapper). Utility functions outside the codec (LIBRARY:
- * parse_ini_with_fallback) get the global-only functions' wrapper, the
+ * parse_ini_with_fallback, webencode, webdecode) get the global-only functions' wrapper, the
  * forwarder calling their namespaced native, only where the declaration's
  * token hash is the one recorded. The edit only
  * inserts marked segments, so taking them out gives the original back.
@@ -90,6 +90,8 @@ final class FunctionPatch extends Patch
     public const LIBRARY = [
         'parse_ini_with_fallback' => ['0ed7d9e8f0b70b6a',
             'yioop_codec\\locale\\parse_ini_with_fallback'],
+        'webencode' => ['de7f84b12bfff952', 'yioop_codec\\webcode\\webencode'],
+        'webdecode' => ['d47e3644bdd9dfcd', 'yioop_codec\\webcode\\webdecode'],
     ];
 
     public function __construct()

@@ -6,6 +6,7 @@
 //! - [`posting`]: one posting (a doc index and its positions), both on-disk lines.
 //! - [`posting_list`]: many postings decoded in one call.
 //! - [`delta`]: delta lists; [`queue_weight`]: crawl-queue weight info.
+//! - [`webcode`]: `webencode`/`webdecode`, the base64 of fetchers' uploads.
 //! - [`backend`]: scalar or OpenCL, per call; `opencl`: the device side.
 
 pub mod backend;
@@ -16,3 +17,4 @@ pub mod opencl;
 pub mod posting;
 pub mod posting_list;
 pub mod queue_weight;
+pub mod webcode;

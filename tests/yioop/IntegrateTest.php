@@ -1691,10 +1691,11 @@ final class IntegrateTest extends TestCase
         }
         $this->assertSame(count(self::SHARD), substr_count(
             file_get_contents(self::shardPath($root)), 'yioop-codec:method'));
-        // the library function's recorded hash is Yioop's declaration's
-        $this->assertStringContainsString('yioop-codec:begin '
-            . 'parse_ini_with_fallback', file_get_contents(
-            self::utilityPath($root)));
+        // the library functions' recorded hashes are Yioop's declarations'
+        foreach (['parse_ini_with_fallback', 'webencode', 'webdecode'] as $name) {
+            $this->assertStringContainsString("yioop-codec:begin $name",
+                file_get_contents(self::utilityPath($root)));
+        }
         [$status, $out] = self::tool($root, ['--check'], self::bareFlags());
         $this->assertSame(0, $status, $out);
         foreach (array_keys(self::SHARD) as $name) {

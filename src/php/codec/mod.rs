@@ -9,6 +9,7 @@ mod delta;
 mod modified9;
 mod posting;
 mod queue_weight;
+mod webcode;
 
 use crate::php::runtime::function;
 
@@ -21,7 +22,7 @@ use ext_php_rs::prelude::*;
 const NAMESPACE: &str = "seekquarry\\yioop\\library\\";
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    let files = [posting::FUNCTIONS, modified9::FUNCTIONS, delta::FUNCTIONS, queue_weight::FUNCTIONS];
+    let files = [posting::FUNCTIONS, modified9::FUNCTIONS, delta::FUNCTIONS, queue_weight::FUNCTIONS, webcode::FUNCTIONS];
     let module = files.iter().fold(module, |module, functions| function::register(module, functions));
     modified9::NAMESPACED.iter().chain(queue_weight::NAMESPACED).fold(module, |module, &(signature, handler)| {
         module.function(signature.function_named(format!("{NAMESPACE}{}", signature.name), handler))
