@@ -60,11 +60,12 @@ pub fn record_len(header: &[u8]) -> u32 {
 /// at the end of the file (a record ending exactly there with more to go:
 /// whether PHP's `feof` is set then is the stream's business).
 pub fn read_records(file: &File, offset: i64, num: i64, limit: i64) -> Result<Records, Decline> {
+    let mut window = Window::new(file);
     let mut at = offset;
     let mut records = Vec::new();
     for i in 0..num.max(0) {
-        let (bytes, next) = read_record(file, at, limit)?;
-        if i + 1 < num && at_end(file, next)? {
+        let (bytes, next) = read_record(&mut window, at, limit)?;
+        if i + 1 < num && window.at_end(next)? {
             return Err(Decline);
         }
         records.push(Record { next, bytes });
@@ -74,44 +75,83 @@ pub fn read_records(file: &File, offset: i64, num: i64, limit: i64) -> Result<Re
 }
 
 /// The record at `at`, and where the next starts.
-fn read_record(file: &File, at: i64, limit: i64) -> Result<(Vec<u8>, i64), Decline> {
+fn read_record(window: &mut Window<'_>, at: i64, limit: i64) -> Result<(Vec<u8>, i64), Decline> {
     let start = u64::try_from(at).map_err(|_| Decline)?;
-    FIRST.with(|first| {
-        let mut first = first.borrow_mut();
-        let got = read_full(file, &mut first[..], start);
-        if got < HEADER_LEN as usize {
-            return Err(Decline);
-        }
-        let len = record_len(&first[..HEADER_LEN as usize]);
-        if len == 0 || i64::from(len) >= limit {
-            return Err(Decline); // Yioop's "blank line"
-        }
-        let len = len as usize;
-        let body_end = HEADER_LEN as usize + len;
-        let bytes = if body_end <= got {
-            first[HEADER_LEN as usize..body_end].to_vec()
-        } else {
-            let mut bytes = vec![0u8; len];
-            if read_full(file, &mut bytes, start + HEADER_LEN) < len {
-                return Err(Decline);
-            }
-            bytes
-        };
-        let next = at.checked_add(body_end as i64).ok_or(Decline)?;
-        Ok((bytes, next))
-    })
+    let header = window.bytes(start, HEADER_LEN as usize).ok_or(Decline)?;
+    let len = record_len(header);
+    if len == 0 || i64::from(len) >= limit {
+        return Err(Decline); // Yioop's "blank line"
+    }
+    let bytes = window.bytes(start + HEADER_LEN, len as usize).ok_or(Decline)?.to_vec();
+    let next = at.checked_add(HEADER_LEN as i64 + i64::from(len)).ok_or(Decline)?;
+    Ok((bytes, next))
+}
+
+/// Bytes read ahead once a call reads more than one record: a run of
+/// summaries (`nextObjects` takes up to 8,000 at a time) in a few large
+/// `pread`s instead of two per record.
+const RUN_READ: usize = 512 << 10;
+
+/// A part of the file read once and served from memory, as PHP's stream
+/// serves `fread`s from its buffer: the first read is [`FIRST_READ`]
+/// bytes (one record, for most summaries), later ones [`RUN_READ`].
+struct Window<'a> {
+    file: &'a File,
+    /// The thread's buffer, lent for the call; `held` bytes of it are the
+    /// file's from `start` on.
+    buffer: Vec<u8>,
+    start: u64,
+    held: usize,
+    reads: usize,
 }
 
 thread_local! {
-    /// The buffer of each record's first read, made once: zeroing 16 KiB
-    /// for every record of a few hundred bytes cost more than inflating it.
-    static FIRST: std::cell::RefCell<Box<[u8]>> = std::cell::RefCell::new(vec![0u8; FIRST_READ].into_boxed_slice());
+    /// The windows' buffer, kept between calls: zeroing 16 KiB for every
+    /// record of a few hundred bytes cost more than inflating it.
+    static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
-/// Whether `at` is the end of the file (or past it).
-fn at_end(file: &File, at: i64) -> Result<bool, Decline> {
-    let mut probe = [0u8; 1];
-    Ok(read_full(file, &mut probe, at as u64) == 0)
+impl<'a> Window<'a> {
+    fn new(file: &'a File) -> Window<'a> {
+        Window { file, buffer: BUFFER.take(), start: 0, held: 0, reads: 0 }
+    }
+
+    /// The `n` bytes at `at`, or None where the file ends before them.
+    fn bytes(&mut self, at: u64, n: usize) -> Option<&[u8]> {
+        let inside = at >= self.start && at + n as u64 <= self.start + self.held as u64;
+        if !inside {
+            self.fill(at, n);
+        }
+        let from = (at - self.start) as usize;
+        (self.held >= from + n).then(|| &self.buffer[from..from + n])
+    }
+
+    /// Whether `at` is the end of the file (or past it).
+    fn at_end(&mut self, at: i64) -> Result<bool, Decline> {
+        let at = u64::try_from(at).map_err(|_| Decline)?;
+        Ok(self.bytes(at, 1).is_none())
+    }
+
+    /// Reads from `at` at least `n` bytes, as far as the file goes.
+    fn fill(&mut self, at: u64, n: usize) {
+        let size = n.max(if self.reads == 0 { FIRST_READ } else { RUN_READ });
+        if self.buffer.len() < size {
+            self.buffer.resize(size, 0);
+        }
+        self.reads += 1;
+        self.held = read_full(self.file, &mut self.buffer[..size], at);
+        self.start = at;
+    }
+}
+
+impl Drop for Window<'_> {
+    /// Gives the buffer back for the next call, unless a large record
+    /// grew it: a worker keeps at most [`RUN_READ`] bytes between calls.
+    fn drop(&mut self) {
+        if self.buffer.len() <= RUN_READ {
+            BUFFER.set(std::mem::take(&mut self.buffer));
+        }
+    }
 }
 
 /// Fills `buf` from `at` as far as the file goes; the bytes read.
@@ -179,6 +219,28 @@ mod tests {
         assert_eq!(read.end, 23 + 40_020 + 21);
         let none = read_records(&file, 23, 0, 100_000_000).unwrap();
         assert_eq!(none, Records { records: vec![], end: 23 });
+    }
+
+    #[test]
+    fn a_long_run_is_read_through_the_window_as_record_by_record() {
+        // Records of 1 byte to 70 KB, so that some straddle each read ahead
+        // and some are larger than it.
+        let bodies: Vec<Vec<u8>> = (0..3000u32).map(|i| vec![(i % 251) as u8; 1 + (i as usize * 7919) % if i % 500 == 0 { 700_000 } else { 9_000 }]).collect();
+        let refs: Vec<&[u8]> = bodies.iter().map(|b| &b[..]).collect();
+        let (_p, file) = archive(&refs, &header(99));
+        let all = read_records(&file, 0, 3000, 100_000_000).unwrap();
+        let mut at = 0;
+        for (record, body) in all.records.iter().zip(&bodies) {
+            at += 20 + body.len() as i64;
+            assert_eq!(record, &Record { next: at, bytes: body.clone() });
+        }
+        assert_eq!(all.end, at);
+        // From the middle, and one record at a time, the same records.
+        let second = all.records[1499].next;
+        assert_eq!(read_records(&file, second, 1500, 100_000_000).unwrap().records, all.records[1500..]);
+        assert_eq!(read_records(&file, second, 1, 100_000_000).unwrap().records[0], all.records[1500]);
+        // One more than there are: the info block's header is a record cut short.
+        assert_eq!(read_records(&file, 0, 3001, 100_000_000), Err(Decline));
     }
 
     #[test]
