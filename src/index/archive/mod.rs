@@ -223,8 +223,8 @@ mod tests {
 
     #[test]
     fn a_long_run_is_read_through_the_window_as_record_by_record() {
-        // Records of 1 byte to 70 KB, so that some straddle each read ahead
-        // and some are larger than it.
+        // Records of 1 byte to 9 KB, and every 500th up to 680 KB: some
+        // straddle a read ahead, one is larger than it.
         let bodies: Vec<Vec<u8>> = (0..3000u32).map(|i| vec![(i % 251) as u8; 1 + (i as usize * 7919) % if i % 500 == 0 { 700_000 } else { 9_000 }]).collect();
         let refs: Vec<&[u8]> = bodies.iter().map(|b| &b[..]).collect();
         let (_p, file) = archive(&refs, &header(99));
