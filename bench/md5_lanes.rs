@@ -10,7 +10,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use md5::{Digest, Md5};
 use std::hint::black_box;
-use yioop_codec::index::bloom::md5_lanes;
+use yioop_codec::index::md5_lanes;
 
 fn phrases() -> Vec<String> {
     (0..500).flat_map(|i| {

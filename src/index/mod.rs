@@ -5,7 +5,8 @@
 //! - [`shard`]: IndexShard (blocks, word_docs, its dictionary, slices, build, save).
 //! - [`dictionary`]: IndexDictionary's files and `getWordInfo`.
 //! - [`archive`]: web archive records found, read and inflated.
-//! - [`bloom`]: BloomFilterFile's look-up, its MD5 digests many at once.
+//! - [`bloom`]: BloomFilterFile's look-up.
+//! - [`md5_lanes`]: MD5 of many short values at once (Bloom look-ups, word ids).
 //! - [`doc_key`]: a posting's doc key taken apart as WordIterator does.
 //! - [`shared_memory`]: memory a server's forked workers share, and its lock.
 //! - `prefetch`: the cache-line hint that scattered reads share.
@@ -15,6 +16,7 @@ pub mod bloom;
 pub mod dictionary;
 pub mod doc_key;
 pub mod int_map;
+pub mod md5_lanes;
 pub(crate) mod prefetch;
 pub mod shard;
 pub mod shared_memory;

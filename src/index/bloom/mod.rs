@@ -9,7 +9,7 @@
 //! clear bit answers "no", as Yioop's loop does, so later positions are not
 //! looked at.
 
-pub mod md5_lanes;
+use crate::index::md5_lanes;
 use crate::index::prefetch::prefetch;
 use md5::{Digest, Md5};
 

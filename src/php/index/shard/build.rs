@@ -160,7 +160,9 @@ fn add_words(shard: &mut Shard, words: &[(Key, Option<&Zval>)], doc_offset: i64)
     let word_docs_len = slot(shard, "word_docs_len");
     // Each key string, hashed once, serves both arrays, as Yioop's
     // `$word_id` does; all of them first, so the look-ups can be prefetched.
-    let mut ids: Vec<_> = words.iter().map(|&(key, _)| ZendStr::new(key.with_bytes(build::word_id), false)).collect();
+    let texts: Vec<_> = words.iter().map(|&(key, _)| key.bytes()).collect();
+    let texts: Vec<&[u8]> = texts.iter().map(|text| &**text).collect();
+    let mut ids: Vec<_> = build::word_ids(&texts).iter().map(|id| ZendStr::new(id, false)).collect();
     let id_ptrs: Vec<*mut zend_string> = ids.iter_mut().map(|id| std::ptr::from_mut(&mut **id).cast()).collect();
     let hashes: Vec<u64> = id_ptrs.iter().map(|&id| unsafe { zend_string_hash_func(id) }).collect();
     let mut doc_len = 0i64;

@@ -1,7 +1,8 @@
 //! MD5 of many short values at once. One MD5 is a chain of 64 dependent
-//! steps, so a single digest leaves most of the core idle; PhraseParser's
-//! phrase look-ups ask the n-word-gram Bloom filter for two short phrases
-//! per word, and each look-up starts with a digest. Here `LANES` values
+//! steps, so a single digest leaves most of the core idle. Indexing takes
+//! many short ones: PhraseParser asks the n-word-gram Bloom filter about
+//! two short phrases per word, each look-up starting with a digest, and
+//! each word of a document added to a shard gets an id from its digest. Here `LANES` values
 //! (of one 64-byte block each: at most 55 bytes) go through the steps
 //! side by side, laid out so the compiler turns each step into vector
 //! instructions; longer values take the md-5 crate's digest. The digests
