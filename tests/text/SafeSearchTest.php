@@ -93,6 +93,83 @@ class SafeSearchTest extends TestCase
         $this->assertSame(1 * 2 / 10, self::score($lists, 9));
     }
 
+    /**
+     * URLs around each of the regex's words: in mixed case, between word
+     * and non-word bytes, cut short, and random ones.
+     */
+    private static function urls(string $regex): array
+    {
+        mt_srand(28);
+        $neighbours = ['', 'a', '_', '9', '/', '-', '.', "\xc9", "\xff"];
+        $urls = [];
+        foreach (explode('|', substr($regex, 1, -2)) as $alternative) {
+            $word = str_replace(['\\W', '\\-', '\\.'], ['', '-', '.'], $alternative);
+            $mixed = implode('', array_map(fn($c) => mt_rand(0, 1) ? strtoupper($c) : $c, str_split($word)));
+            foreach ($neighbours as $before) {
+                foreach ($neighbours as $after) {
+                    $urls[] = "$before$mixed$after";
+                    $urls[] = "https://x.org/$before$mixed$after?q=1";
+                }
+            }
+            $urls[] = 'https://' . substr($word, 0, -1) . '/' . substr($word, -1);
+        }
+        $alphabet = str_split("pornudeixvsamtlch-._/:W9\xc9\xe9\xff ");
+        for ($i = 0; $i < 5000; $i++) {
+            $url = '';
+            for ($n = mt_rand(1, 60); $n > 0; $n--) {
+                $url .= $alphabet[mt_rand(0, count($alphabet) - 1)];
+            }
+            $urls[] = $url;
+        }
+        return $urls;
+    }
+
+    /** The URL test against preg_match, each URL with no words to count. */
+    private function assertUrlTestIsPregMatch(array $urls): void
+    {
+        $regex = self::$recorded['unsafe_url_regex'];
+        $found = 0;
+        foreach ($urls as $url) {
+            $expected = !empty($url) && preg_match($regex, $url) ? 1 : 0;
+            $this->assertSame($expected, self::score([], 5, $url), bin2hex($url));
+            $found += $expected;
+        }
+        $this->assertGreaterThan(count($urls) / 10, $found);
+        $this->assertLessThan(count($urls) * 9 / 10, $found);
+    }
+
+    public function testTheUrlTestIsPregMatch(): void
+    {
+        $this->assertUrlTestIsPregMatch(self::urls(self::$recorded['unsafe_url_regex']));
+    }
+
+    /** PCRE's tables under a UTF-8 locale, and another where there is one. */
+    public function testTheUrlTestIsPregMatchUnderLocales(): void
+    {
+        $urls = self::urls(self::$recorded['unsafe_url_regex']);
+        $before = setlocale(LC_CTYPE, 0);
+        try {
+            $this->assertNotFalse(setlocale(LC_CTYPE, 'C.UTF-8', 'C.utf8'));
+            $this->assertUrlTestIsPregMatch($urls);
+            // In Latin-1, \xc9 is a letter: "\xc9nude/" has no \Wnude\W.
+            if (setlocale(LC_CTYPE, 'de_DE.ISO-8859-1', 'en_US.ISO-8859-1', 'fr_FR.ISO-8859-1')) {
+                $this->assertSame(0, self::score([], 5, "/\xc9nude/"));
+                $this->assertUrlTestIsPregMatch($urls);
+            }
+        } finally {
+            setlocale(LC_CTYPE, $before);
+        }
+    }
+
+    /** Long URLs go to preg_match: the word found past the first 4 KiB. */
+    public function testALongUrlIsTested(): void
+    {
+        $long = 'https://x.org/' . str_repeat('a/', 3000);
+        $this->assertSame(1, self::score([], 5, $long . 'xHamster'));
+        $this->assertSame(0, self::score([], 5, $long . 'xHamste'));
+        $this->assertSame(1, self::score([], 5, $long . '.nude.'));
+    }
+
     public static function leftToYioop(): array
     {
         return [

@@ -50,7 +50,7 @@ fn type_of(value: &Zval) -> u8 {
 /// scalars and arrays of them only.
 fn plain(array: &ZendHashTable, depth: usize) -> bool {
     depth < MAX_DEPTH
-        && array.values().all(|value| match type_of(value) {
+        && keys::values(array).all(|value| match type_of(value) {
             IS_ARRAY => plain(value.array().expect("an array"), depth + 1),
             IS_OBJECT | IS_REFERENCE => false,
             _ => true,

@@ -73,14 +73,6 @@ impl<'a> Key<'a> {
             Key::Int(i) => std::borrow::Cow::Owned(i.to_string().into_bytes()),
         }
     }
-
-    /// The key as a string, as PHP converts it (`(string)$key`).
-    pub fn with_bytes<R>(self, f: impl FnOnce(&[u8]) -> R) -> R {
-        match self {
-            Key::Str(s) => f(s),
-            Key::Int(i) => f(i.to_string().as_bytes()),
-        }
-    }
 }
 
 /// An array key held apart from any array.
@@ -116,6 +108,23 @@ impl From<Key<'_>> for OwnedKey {
             Key::Str(s) => OwnedKey::Str(s.to_vec()),
         }
     }
+}
+
+/// Every value slot of `array`, in order (references not followed), read
+/// from its slots as `entries` reads them, without a list.
+pub fn values(array: &ZendHashTable) -> impl Iterator<Item = &Zval> {
+    let ht: *const HashTable = std::ptr::from_ref(array).cast();
+    let (packed, used) = unsafe { ((*ht).u.flags & HASH_FLAG_PACKED != 0, (*ht).nNumUsed as usize) };
+    (0..used).filter_map(move |i| {
+        let value = unsafe {
+            if packed {
+                &*(*ht).__bindgen_anon_1.arPacked.cast::<Zval>().add(i)
+            } else {
+                &*std::ptr::from_ref(&(*(*ht).__bindgen_anon_1.arData.add(i)).val).cast::<Zval>()
+            }
+        };
+        (unsafe { value.u1.v.type_ } != IS_UNDEF).then_some(value)
+    })
 }
 
 /// Every key and value slot of `array`, in order (references not followed).
@@ -173,6 +182,16 @@ pub fn find(array: &HashTable, key: Key) -> Option<*mut Zval> {
             Key::Str(s) => zend_hash_str_find(array, s.as_ptr().cast(), s.len()),
         }
     };
+    (!found.is_null()).then_some(found.cast::<Zval>())
+}
+
+/// `find` for a key held as a PHP string: its cached hash serves the
+/// look-up (php-src's `zend_symtable_find`).
+pub fn find_string(array: &HashTable, key: &ext_php_rs::types::ZendStr) -> Option<*mut Zval> {
+    if let Some(i) = crate::php_semantics::num::integer_key(key.as_bytes()) {
+        return find(array, Key::Int(i));
+    }
+    let found = unsafe { ext_php_rs::ffi::zend_hash_find(array, std::ptr::from_ref(key).cast_mut().cast()) };
     (!found.is_null()).then_some(found.cast::<Zval>())
 }
 

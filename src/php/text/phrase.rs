@@ -6,15 +6,16 @@
 //!
 //! `PUNCT` and `NS_LOCALE` are read from Yioop's constants at each call;
 //! case mapping of non-ASCII text is PHP's own `mb_strtolower`. The
-//! safe-search score's statics are read in place (`classes::live_statics`)
-//! and its URL is matched by PHP's own preg_match. The n-word-gram
+//! safe-search score's statics are read in place (`classes::live_statics`);
+//! its URL regex, where it has the shape of Yioop's, is matched natively
+//! (`crate::text::unsafe_url`), and otherwise by PHP's own preg_match. The n-word-gram
 //! look-ups ask the filter NWordGrams has cached, as the native
 //! `ngramsContains` does. The first two rely on methods of other Yioop
 //! files (the en_US Tokenizer's `stem`, `NWordGrams::ngramsContains`) and
 //! run only where those are switched too (`crate::php::runtime::switched`).
 
 use crate::php::runtime::classes::{live_statics, loaded, static_array, static_property};
-use crate::php::runtime::keys::{entries, find, Key};
+use crate::php::runtime::keys::{find, find_string, values, Key};
 use crate::php::runtime::convert::{bytes_zval, is_numeric, num_zval};
 use crate::php::text::ngrams;
 use crate::php::runtime::arrays::list_of;
@@ -24,6 +25,7 @@ use crate::php::text::en_us::stem::Stemmer;
 use crate::php::runtime::zval::{array_zval, bool_zval, long_of, long_zval};
 use crate::php::runtime::switched::calls_native;
 use crate::php_semantics::num::{self, Num};
+use crate::text::unsafe_url::UnsafeUrlRegex;
 use crate::text::phrase::{hyphenate_entities, lower_case, replace_separators, safe_search_score, split_terms, trims_to_nothing, Separators};
 use ext_php_rs::ffi::{zend_class_entry, zend_hash_str_find, HashTable};
 use ext_php_rs::flags::DataType;
@@ -76,8 +78,7 @@ fn safe_search_score_of(class: &Zval, word_lists: &Zval, len: &Zval, url: Option
         Some(url) => Some(url.zend_str()?.as_bytes()).filter(|url| !url.is_empty() && *url != b"0"),
     };
     if let Some(url) = url {
-        let matched = call_function("preg_match", &mut [url_regex.shallow_clone(), bytes_zval(url)])?;
-        if long_of(&matched) == Some(1) {
+        if unsafe_url_matches(url_regex, url)? {
             return Some(long_zval(1));
         }
     }
@@ -87,13 +88,13 @@ fn safe_search_score_of(class: &Zval, word_lists: &Zval, len: &Zval, url: Option
     // The terms of both arrays are keys (array_keys), so array_intersect's
     // string comparison is key equality: each unsafe term is looked up.
     let (mut num_unsafe_terms, mut unsafe_count) = (0, Num::Int(0));
-    for (_, term) in entries(unsafe_terms) {
+    for term in values(unsafe_terms) {
         let term = term.dereference();
-        let key = match long_of(term) {
-            Some(i) => Key::Int(i),
-            None => Key::of_string(term.zend_str()?.as_bytes()),
+        let found = match long_of(term) {
+            Some(i) => find(word_lists, Key::Int(i)),
+            None => find_string(word_lists, term.zend_str()?),
         };
-        let Some(list) = find(word_lists, key) else { continue };
+        let Some(list) = found else { continue };
         let count = unsafe { &*list }.dereference().array()?.len() as i64;
         if count > 0 {
             num_unsafe_terms += 1;
@@ -101,6 +102,48 @@ fn safe_search_score_of(class: &Zval, word_lists: &Zval, len: &Zval, url: Option
         }
     }
     safe_search_score(num_unsafe_terms, unsafe_count, len).map(num_zval)
+}
+
+/// URLs longer than this are left to PCRE, whose match limits a long
+/// subject could reach.
+const NATIVE_URL_MAX: usize = 4096;
+
+thread_local! {
+    /// The last URL regex met, as text and as parsed (None: not one
+    /// `UnsafeUrlRegex` takes).
+    static URL_REGEX: RefCell<Option<(Vec<u8>, Option<UnsafeUrlRegex>)>> = const { RefCell::new(None) };
+}
+
+/// `preg_match($regex, $url) == 1`. Yioop's kind of regex is matched
+/// natively while PCRE would use its built-in character tables; any other,
+/// and a long URL, go to PHP's own preg_match.
+fn unsafe_url_matches(regex: &Zval, url: &[u8]) -> Option<bool> {
+    let text = regex.zend_str()?.as_bytes();
+    if url.len() <= NATIVE_URL_MAX && pcre_tables_are_built_in() {
+        let native = URL_REGEX.with_borrow_mut(|cached| {
+            if cached.as_ref().is_none_or(|(seen, _)| seen.as_slice() != text) {
+                *cached = Some((text.to_vec(), UnsafeUrlRegex::parse(text)));
+            }
+            cached.as_ref().and_then(|(_, parsed)| parsed.as_ref()).map(|parsed| parsed.matches(url))
+        });
+        if native.is_some() {
+            return native;
+        }
+    }
+    let matched = call_function("preg_match", &mut [regex.shallow_clone(), bytes_zval(url)])?;
+    Some(long_of(&matched) == Some(1))
+}
+
+/// Whether PCRE's case folding and word bytes are its built-in ASCII
+/// ones: PHP builds other tables only after `setlocale` sets LC_CTYPE,
+/// and under "C" or a UTF-8 locale those agree with the built-in ones.
+fn pcre_tables_are_built_in() -> bool {
+    let name = unsafe { libc::setlocale(libc::LC_CTYPE, std::ptr::null()) };
+    if name.is_null() {
+        return false;
+    }
+    let name = unsafe { std::ffi::CStr::from_ptr(name) }.to_bytes().to_ascii_lowercase();
+    name == b"c" || name == b"posix" || name.ends_with(b".utf-8") || name.ends_with(b".utf8")
 }
 
 fn stem_char_gram_segment(class: &Zval, text: &Zval, lang: &Zval, to_string: Option<&Zval>) -> Option<Zval> {
