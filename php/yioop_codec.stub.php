@@ -859,8 +859,9 @@ namespace yioop_codec\phrase {
      * term with an empty list not counted; "0" and false skip the URL). The
      * unsafe terms and the regex are the method's own statics, read in
      * place as the method's next call will see them. A regex of Yioop's
-     * shape is matched natively under a C or UTF-8 LC_CTYPE, for URLs up
-     * to 4 KiB; others by PHP's own preg_match.
+     * shape is matched natively under a C or UTF-8 LC_CTYPE and PCRE
+     * limits of at least Yioop's, for URLs up to 4 KiB; others by PHP's
+     * own preg_match.
      * Null ("declines") before Yioop has worked out its unsafe terms (its
      * first call), for word lists that are not an array or hold a
      * non-array list of an unsafe term, a length that is not an int or is

@@ -170,6 +170,32 @@ class SafeSearchTest extends TestCase
         $this->assertSame(1, self::score([], 5, $long . '.nude.'));
     }
 
+    /** A URL's score in a child PHP with these PCRE settings. */
+    private static function childScore(array $settings): string
+    {
+        $cmd = [PHP_BINARY, '-d', 'extension=' . LoadedExtension::path()];
+        foreach ($settings as $name => $value) {
+            array_push($cmd, '-d', "$name=$value");
+        }
+        $cmd[] = __DIR__ . '/../support/safe_search/url-child.php';
+        $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        $out = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
+        proc_close($proc);
+        return trim($out);
+    }
+
+    /**
+     * Under PCRE limits lower than Yioop's, PCRE answers as it would:
+     * without JIT, a backtrack limit of 100 ends its search, and so the
+     * URL does not count.
+     */
+    public function testLowPcreLimitsLeaveTheUrlToPcre(): void
+    {
+        $this->assertSame("preg_match 1, score 1", self::childScore(['pcre.jit' => 0]));
+        $this->assertSame("preg_match false, score 0",
+            self::childScore(['pcre.jit' => 0, 'pcre.backtrack_limit' => 100]));
+    }
+
     public static function leftToYioop(): array
     {
         return [

@@ -19,7 +19,7 @@ use crate::php::runtime::keys::{find, find_string, values, Key};
 use crate::php::runtime::convert::{bytes_zval, is_numeric, num_zval};
 use crate::php::text::ngrams;
 use crate::php::runtime::arrays::list_of;
-use crate::php::runtime::engine::{call_function, constant};
+use crate::php::runtime::engine::{call_function, constant, pcre_ini_limit};
 use crate::php::runtime::function::{self, Param};
 use crate::php::text::en_us::stem::Stemmer;
 use crate::php::runtime::zval::{array_zval, bool_zval, long_of, long_zval};
@@ -104,8 +104,9 @@ fn safe_search_score_of(class: &Zval, word_lists: &Zval, len: &Zval, url: Option
     safe_search_score(num_unsafe_terms, unsafe_count, len).map(num_zval)
 }
 
-/// URLs longer than this are left to PCRE, whose match limits a long
-/// subject could reach.
+/// URLs longer than this are left to PCRE. Up to it, trying each of the
+/// regex's alternatives (under 200) at every position takes fewer steps
+/// than the backtrack limit `limits_allow_matching` asks for.
 const NATIVE_URL_MAX: usize = 4096;
 
 thread_local! {
@@ -119,7 +120,7 @@ thread_local! {
 /// and a long URL, go to PHP's own preg_match.
 fn unsafe_url_matches(regex: &Zval, url: &[u8]) -> Option<bool> {
     let text = regex.zend_str()?.as_bytes();
-    if url.len() <= NATIVE_URL_MAX && pcre_tables_are_built_in() {
+    if url.len() <= NATIVE_URL_MAX && pcre_tables_are_built_in() && limits_allow_matching() {
         let native = URL_REGEX.with_borrow_mut(|cached| {
             if cached.as_ref().is_none_or(|(seen, _)| seen.as_slice() != text) {
                 *cached = Some((text.to_vec(), UnsafeUrlRegex::parse(text)));
@@ -132,6 +133,14 @@ fn unsafe_url_matches(regex: &Zval, url: &[u8]) -> Option<bool> {
     }
     let matched = call_function("preg_match", &mut [regex.shallow_clone(), bytes_zval(url)])?;
     Some(long_of(&matched) == Some(1))
+}
+
+/// Whether PHP's PCRE limits leave the search its steps: Yioop's
+/// Config.php sets 1,000,000 and 3,000, and an alternation of words needs
+/// a depth of a few; with either set lower, PCRE answers.
+fn limits_allow_matching() -> bool {
+    let at_least = |name: &std::ffi::CStr, floor: u32| pcre_ini_limit(name).is_some_and(|v| v >= floor);
+    at_least(c"pcre.backtrack_limit", 1_000_000) && at_least(c"pcre.recursion_limit", 1_000)
 }
 
 /// Whether PCRE's case folding and word bytes are its built-in ASCII
