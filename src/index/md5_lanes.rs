@@ -2,11 +2,12 @@
 //! steps, so a single digest leaves most of the core idle. Indexing takes
 //! many short ones: PhraseParser asks the n-word-gram Bloom filter about
 //! two short phrases per word, each look-up starting with a digest, and
-//! each word of a document added to a shard gets an id from its digest. Here `LANES` values
-//! (of one 64-byte block each: at most 55 bytes) go through the steps
-//! side by side, laid out so the compiler turns each step into vector
-//! instructions; longer values take the md-5 crate's digest. The digests
-//! are MD5's own: the tests check them against the crate.
+//! each word of a document added to a shard gets an id from its digest.
+//! Here `LANES` values (of one 64-byte block each: at most 55 bytes) go
+//! through the steps side by side, laid out so the compiler turns each
+//! step into vector instructions; longer values take the md-5 crate's
+//! digest. The digests are MD5's own: the tests check them against the
+//! crate.
 
 use md5::{Digest, Md5};
 

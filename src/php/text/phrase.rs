@@ -8,8 +8,8 @@
 //! case mapping of non-ASCII text is PHP's own `mb_strtolower`. The
 //! safe-search score's statics are read in place (`classes::live_statics`);
 //! its URL regex, where it has the shape of Yioop's, is matched natively
-//! (`crate::text::unsafe_url`), and otherwise by PHP's own preg_match. The n-word-gram
-//! look-ups ask the filter NWordGrams has cached, as the native
+//! (`crate::text::unsafe_url`), and otherwise by PHP's own preg_match. The
+//! n-word-gram look-ups ask the filter NWordGrams has cached, as the native
 //! `ngramsContains` does. The first two rely on methods of other Yioop
 //! files (the en_US Tokenizer's `stem`, `NWordGrams::ngramsContains`) and
 //! run only where those are switched too (`crate::php::runtime::switched`).
