@@ -195,15 +195,29 @@ fn php_stat_of(path: &[u8], kind: c_int) -> Zval {
 /// The current value of an INI entry, as `ini_get` reads it (empty for
 /// an entry that does not exist).
 pub fn ini_value(name: &CStr) -> String {
+    with_ini_bytes(name, |value| String::from_utf8_lossy(value).into_owned())
+}
+
+/// `read` of an INI entry's current bytes, borrowed (empty for an entry
+/// that does not exist).
+fn with_ini_bytes<R>(name: &CStr, read: impl FnOnce(&[u8]) -> R) -> R {
     let mut exists = false;
     let value = unsafe { zend_ini_string_ex(name.as_ptr(), name.count_bytes(), 0, &mut exists) };
     if value.is_null() {
-        return String::new();
+        return read(b"");
     }
-    unsafe { CStr::from_ptr(value) }.to_string_lossy().into_owned()
+    read(unsafe { CStr::from_ptr(value) }.to_bytes())
 }
 
 /// The limit PCRE gets from the `pcre.*_limit` INI entry `name` now.
 pub fn pcre_ini_limit(name: &CStr) -> Option<u32> {
-    pcre_limit(ini_value(name).as_bytes())
+    with_ini_bytes(name, pcre_limit)
+}
+
+/// Whether `pcre.backtrack_limit` and `pcre.recursion_limit` are now at
+/// least these: where a native match stands in for PCRE's search only
+/// while PCRE would not run out of steps first.
+pub fn pcre_limits_at_least(backtrack: u32, recursion: u32) -> bool {
+    let at_least = |name: &CStr, floor: u32| pcre_ini_limit(name).is_some_and(|v| v >= floor);
+    at_least(c"pcre.backtrack_limit", backtrack) && at_least(c"pcre.recursion_limit", recursion)
 }

@@ -18,7 +18,6 @@
 //! `preg_last_error()` is left as the last preg call here sets it (Yioop's
 //! preg_match_all would leave its own); Yioop never reads it.
 
-use std::ffi::CStr;
 use crate::php::runtime::classes::{live_statics, loaded};
 use crate::php::runtime::ffi::ZEND_USER_FUNCTION;
 use crate::php::runtime::function::{self, Param};
@@ -135,8 +134,7 @@ fn has_caseless_partner(word_string: &[u8], text: &[u8]) -> bool {
 /// left length in depth. Yioop's Config.php sets 1,000,000 and 3,000; with
 /// either set lower, or a left length over 100, every position is searched.
 fn limits_allow_skipping(left: i64) -> bool {
-    let at_least = |name: &CStr, floor: u32| crate::php::runtime::engine::pcre_ini_limit(name).is_some_and(|v| v >= floor);
-    left <= 100 && at_least(c"pcre.backtrack_limit", 1_000_000) && at_least(c"pcre.recursion_limit", 1_000)
+    left <= 100 && crate::php::runtime::engine::pcre_limits_at_least(1_000_000, 1_000)
 }
 
 fn internal_encoding_is_utf8() -> Result<bool, Stop> {

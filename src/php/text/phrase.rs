@@ -19,7 +19,7 @@ use crate::php::runtime::keys::{find, find_string, values, Key};
 use crate::php::runtime::convert::{bytes_zval, is_numeric, num_zval};
 use crate::php::text::ngrams;
 use crate::php::runtime::arrays::list_of;
-use crate::php::runtime::engine::{call_function, constant, pcre_ini_limit};
+use crate::php::runtime::engine::{call_function, constant, pcre_limits_at_least};
 use crate::php::runtime::function::{self, Param};
 use crate::php::text::en_us::stem::Stemmer;
 use crate::php::runtime::zval::{array_zval, bool_zval, long_of, long_zval};
@@ -139,8 +139,7 @@ fn unsafe_url_matches(regex: &Zval, url: &[u8]) -> Option<bool> {
 /// Config.php sets 1,000,000 and 3,000, and an alternation of words needs
 /// a depth of a few; with either set lower, PCRE answers.
 fn limits_allow_matching() -> bool {
-    let at_least = |name: &std::ffi::CStr, floor: u32| pcre_ini_limit(name).is_some_and(|v| v >= floor);
-    at_least(c"pcre.backtrack_limit", 1_000_000) && at_least(c"pcre.recursion_limit", 1_000)
+    pcre_limits_at_least(1_000_000, 1_000)
 }
 
 /// Whether PCRE's case folding and word bytes are its built-in ASCII
@@ -151,8 +150,9 @@ fn pcre_tables_are_built_in() -> bool {
     if name.is_null() {
         return false;
     }
-    let name = unsafe { std::ffi::CStr::from_ptr(name) }.to_bytes().to_ascii_lowercase();
-    name == b"c" || name == b"posix" || name.ends_with(b".utf-8") || name.ends_with(b".utf8")
+    let name = unsafe { std::ffi::CStr::from_ptr(name) }.to_bytes();
+    let ends_with = |suffix: &[u8]| name.len() >= suffix.len() && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix);
+    name.eq_ignore_ascii_case(b"c") || name.eq_ignore_ascii_case(b"posix") || ends_with(b".utf-8") || ends_with(b".utf8")
 }
 
 fn stem_char_gram_segment(class: &Zval, text: &Zval, lang: &Zval, to_string: Option<&Zval>) -> Option<Zval> {
