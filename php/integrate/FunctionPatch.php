@@ -29,9 +29,9 @@
  * gets an else branch declaring its PHP version as
  * yioop_codec_php_encodeQueueWeightInfo (outside a guard: the else branch
  * of its wrapper). Utility functions outside the codec (LIBRARY:
- * parse_ini_with_fallback, webencode, webdecode) get the global-only functions' wrapper, the
- * forwarder calling their namespaced native, only where the declaration's
- * token hash is the one recorded. The edit only
+ * parse_ini_with_fallback, webencode, webdecode) get the global-only
+ * functions' wrapper, the forwarder calling their namespaced native, only
+ * where the declaration's token hash is the one recorded. The edit only
  * inserts marked segments, so taking them out gives the original back.
  */
 

@@ -21,11 +21,8 @@ class SafeSearchTest extends TestCase
 
     public static function setUpBeforeClass(): void
     {
-        self::$recorded = json_decode(gzdecode(file_get_contents(__DIR__ . '/../fixtures/safe_search/recorded.json.gz')), true);
-        SafeSearchStandIn::$terms = self::$recorded['unsafe_terms'];
-        SafeSearchStandIn::$regex = self::$recorded['unsafe_url_regex'];
+        self::$recorded = primedRecording();
         $none = [];
-        SafeSearchStandIn::computeSafeSearchScore($none, 0);
         OtherTermsStandIn::computeSafeSearchScore($none, 0);
     }
 
@@ -52,16 +49,29 @@ class SafeSearchTest extends TestCase
         }
     }
 
-    /** Under opcache a method's statics are found through its map of them. */
-    public function testEveryRecordedCallUnderOpcache(): void
+    /**
+     * What a script of tests/support/safe_search prints, run by a child PHP
+     * with this extension and these INI settings; it must exit with 0.
+     */
+    private function childOutput(string $script, array $settings): string
     {
-        $child = __DIR__ . '/../support/safe_search/opcache-child.php';
-        $cmd = [PHP_BINARY, '-d', 'opcache.enable_cli=1', '-d', 'extension=' . LoadedExtension::path(), $child];
+        $cmd = [PHP_BINARY, '-d', 'extension=' . LoadedExtension::path()];
+        foreach ($settings as $name => $value) {
+            array_push($cmd, '-d', "$name=$value");
+        }
+        $cmd[] = __DIR__ . "/../support/safe_search/$script";
         $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
         $out = stream_get_contents($pipes[1]);
         $err = stream_get_contents($pipes[2]);
         $this->assertSame(0, proc_close($proc), $err);
-        $this->assertSame("opcache on, 116 calls, 0 differ", trim($out), $err);
+        return trim($out);
+    }
+
+    /** Under opcache a method's statics are found through its map of them. */
+    public function testEveryRecordedCallUnderOpcache(): void
+    {
+        $this->assertSame("opcache on, 116 calls, 0 differ",
+            $this->childOutput('opcache-child.php', ['opcache.enable_cli' => 1]));
     }
 
     public function testListsHeldByReferenceCountAsTheirValues(): void
@@ -170,20 +180,6 @@ class SafeSearchTest extends TestCase
         $this->assertSame(1, self::score([], 5, $long . '.nude.'));
     }
 
-    /** A URL's score in a child PHP with these PCRE settings. */
-    private static function childScore(array $settings): string
-    {
-        $cmd = [PHP_BINARY, '-d', 'extension=' . LoadedExtension::path()];
-        foreach ($settings as $name => $value) {
-            array_push($cmd, '-d', "$name=$value");
-        }
-        $cmd[] = __DIR__ . '/../support/safe_search/url-child.php';
-        $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
-        $out = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
-        proc_close($proc);
-        return trim($out);
-    }
-
     /**
      * Under PCRE limits lower than Yioop's, PCRE answers as it would:
      * without JIT, a backtrack limit of 100 ends its search, and so the
@@ -191,9 +187,9 @@ class SafeSearchTest extends TestCase
      */
     public function testLowPcreLimitsLeaveTheUrlToPcre(): void
     {
-        $this->assertSame("preg_match 1, score 1", self::childScore(['pcre.jit' => 0]));
+        $this->assertSame("preg_match 1, score 1", $this->childOutput('url-child.php', ['pcre.jit' => 0]));
         $this->assertSame("preg_match false, score 0",
-            self::childScore(['pcre.jit' => 0, 'pcre.backtrack_limit' => 100]));
+            $this->childOutput('url-child.php', ['pcre.jit' => 0, 'pcre.backtrack_limit' => 100]));
     }
 
     public static function leftToYioop(): array

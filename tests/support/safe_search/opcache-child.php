@@ -8,11 +8,7 @@ namespace YioopCodec\Tests;
 
 require __DIR__ . '/stand-ins.php';
 
-$recorded = json_decode(gzdecode(file_get_contents(__DIR__ . '/../../fixtures/safe_search/recorded.json.gz')), true);
-SafeSearchStandIn::$terms = $recorded['unsafe_terms'];
-SafeSearchStandIn::$regex = $recorded['unsafe_url_regex'];
-$none = [];
-SafeSearchStandIn::computeSafeSearchScore($none, 0);
+$recorded = primedRecording();
 $differ = 0;
 foreach ($recorded['calls'] as $call) {
     $lists = array_map(fn($n) => $n ? range(1, $n) : [], $call['counts']);

@@ -48,3 +48,18 @@ class OtherTermsStandIn extends SafeSearchStandIn
         return \yioop_codec\phrase\computeSafeSearchScore(static::class, $word_lists, $len, $url);
     }
 }
+
+/**
+ * The recording of Yioop's own computeSafeSearchScore
+ * (tests/fixtures/safe_search), its terms and regex set in the stand-in's
+ * statics by a first call, as Yioop's first call works them out.
+ */
+function primedRecording(): array
+{
+    $recorded = json_decode(gzdecode(file_get_contents(__DIR__ . '/../../fixtures/safe_search/recorded.json.gz')), true);
+    SafeSearchStandIn::$terms = $recorded['unsafe_terms'];
+    SafeSearchStandIn::$regex = $recorded['unsafe_url_regex'];
+    $none = [];
+    SafeSearchStandIn::computeSafeSearchScore($none, 0);
+    return $recorded;
+}
