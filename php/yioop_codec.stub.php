@@ -57,6 +57,13 @@
  *   default; php.ini's K, M and G; 0 keeps none). Read once, when the
  *   module starts: php.ini or the server's command line, not a pool's
  *   php_admin_value.
+ * - yioop.written_cache_size: bytes of the records WebArchive::addObjects
+ *   wrote to the archive file it last wrote, kept by the process with the
+ *   text each was compressed from, so that getObjects reading them back
+ *   (the queue server's buildInvertedIndexShard, when a generation's shard
+ *   is built) takes that text instead of inflating the record; only where
+ *   the record's bytes read are still the bytes written ("128M" default;
+ *   php.ini's K, M and G; 0 keeps none).
  */
 
 namespace {
@@ -458,7 +465,10 @@ namespace yioop_codec\archive {
      * (objects, references, S:, NAN, an int of more than 18 digits, nesting
      * past 64, malformed bytes) goes to PHP's own unserialize, called as
      * @unserialize. All records are read before the first is unserialized,
-     * so a decline comes before any PHP code (__wakeup) runs.
+     * so a decline comes before any PHP code (__wakeup) runs. A read of
+     * more than one record takes the text of a record addObjects wrote (kept
+     * up to yioop.written_cache_size) where the bytes read are the bytes
+     * it wrote, instead of inflating them: the same text.
      *
      * Null ("declines", nothing changed) for: an offset, count or limit not
      * of the types Yioop passes (ints; the limit also a float or a string of
@@ -524,7 +534,9 @@ namespace yioop_codec\archive {
      * their offsets when $return_flag is truthy; otherwise updates $objects
      * in place and returns false (the switched method then returns
      * nothing). An exception from a PHP step or the callback leaves the
-     * call there, as in Yioop's method.
+     * call there, as in Yioop's method. The records written, with their
+     * texts, are kept for getObjects (yioop.written_cache_size) until the
+     * process writes another file or its next request starts.
      *
      * Null ("declines", nothing changed) for: a string archive, a
      * compressor other than GzipCompressor (by class name), no `filename`

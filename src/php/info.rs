@@ -21,6 +21,10 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
     summary_cache_rows();
     info_table_row!("Record compression threads (yioop.compress_threads)", settings::compress_threads().to_string());
     info_table_row!("Record compression zlib", crate::index::archive::deflate::zlib_version());
+    info_table_row!(
+        "Written records kept for reading back (yioop.written_cache_size)",
+        format!("{} KiB, {} KiB held", settings::written_cache_bytes() >> 10, crate::index::archive::written::kept_bytes() >> 10)
+    );
     opencl_rows(&current.dispatch);
     info_table_end!();
 }

@@ -76,6 +76,7 @@ extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
     runtime::immutable::release_dropped(); // no request holds them now
     index::dictionary::forget_objects(); // first: its files are closed with the shards'
     index::shard::forget_objects();
+    crate::index::archive::written::forget(); // an earlier request's writes
     if !is_cli() {
         prepare_opencl(); // once per worker process: the context records its pid
     }

@@ -23,6 +23,7 @@ pub const OPENCL_PROBE_TIMEOUT: &CStr = c"yioop.opencl_probe_timeout";
 pub const BLOCK_CACHE_SIZE: &CStr = c"yioop.block_cache_size";
 pub const COMPRESS_THREADS: &CStr = c"yioop.compress_threads";
 pub const SUMMARY_CACHE_SIZE: &CStr = c"yioop.summary_cache_size";
+pub const WRITTEN_CACHE_SIZE: &CStr = c"yioop.written_cache_size";
 
 /// `yioop.compress_threads = auto`: the cores this process may run on,
 /// at most this many (a queue server shares its machine with fetchers).
@@ -33,7 +34,7 @@ const MAX_COMPRESS_THREADS: usize = 64;
 /// Seconds; as `crate::codec::opencl::DEFAULT_PROBE_LIMIT`.
 const DEFAULT_PROBE_TIMEOUT: u64 = 60;
 
-static INI_ENTRIES: IniEntryDefs<9> = IniEntryDefs::new([
+static INI_ENTRIES: IniEntryDefs<10> = IniEntryDefs::new([
     IniEntryDef::new(FORMAT, c"2019", PER_DIR),
     IniEntryDef::new(OPENCL, c"auto", PER_DIR),
     IniEntryDef::new(OPENCL_MIN_LENGTH, crate::codec::backend::DEFAULT_MIN_LENGTH_INI, PER_DIR),
@@ -42,6 +43,7 @@ static INI_ENTRIES: IniEntryDefs<9> = IniEntryDefs::new([
     IniEntryDef::new(BLOCK_CACHE_SIZE, c"64M", PER_DIR),
     IniEntryDef::new(COMPRESS_THREADS, c"1", PER_DIR),
     IniEntryDef::new(SUMMARY_CACHE_SIZE, c"64M", SYSTEM),
+    IniEntryDef::new(WRITTEN_CACHE_SIZE, c"128M", PER_DIR),
     IniEntryDef::end(),
 ]);
 
@@ -91,6 +93,12 @@ fn block_cache_bytes() -> usize {
 /// a server keep together.
 pub fn summary_cache_bytes() -> usize {
     quantity(&ini_value(SUMMARY_CACHE_SIZE)).unwrap_or(crate::index::archive::record_cache::DEFAULT_CACHE_BYTES)
+}
+
+/// `yioop.written_cache_size`: bytes of the records addObjects wrote to
+/// the current archive file that a process keeps for reading them back.
+pub fn written_cache_bytes() -> usize {
+    quantity(&ini_value(WRITTEN_CACHE_SIZE)).unwrap_or(crate::index::archive::written::DEFAULT_KEPT_BYTES)
 }
 
 /// `yioop.compress_threads`: how many threads compress the records of one
@@ -179,7 +187,7 @@ pub fn startup_problems() -> Vec<String> {
             problems.push(format!("{}: '{value}' is not a count, using the default", name.to_string_lossy()));
         }
     }
-    for (name, default) in [(BLOCK_CACHE_SIZE, "64M"), (SUMMARY_CACHE_SIZE, "64M")] {
+    for (name, default) in [(BLOCK_CACHE_SIZE, "64M"), (SUMMARY_CACHE_SIZE, "64M"), (WRITTEN_CACHE_SIZE, "128M")] {
         let value = ini_value(name);
         if quantity(&value).is_none() {
             problems.push(format!("{}: '{value}' is not a size (64M, 512K, 0), using {default}", name.to_string_lossy()));

@@ -105,6 +105,76 @@ class AddObjectsTest extends TestCase
         $this->assertCount(300, $stored);
     }
 
+    /** KiB of written records the process keeps, as phpinfo says. */
+    private static function writtenKept(): int
+    {
+        ob_start();
+        phpinfo(INFO_MODULES);
+        preg_match('/yioop\.written_cache_size\) => \d+ KiB, (\d+) KiB held/', ob_get_clean(), $m);
+        return (int)$m[1];
+    }
+
+    /** Objects of summary-like texts, for records of a few KiB each. */
+    private static function summaries(int $n, string $seed): array
+    {
+        $objects = [];
+        for ($i = 0; $i < $n; $i++) {
+            $objects[] = ["T" => addObjectsText(300 + $i) . $seed, "N" => $i, "AT" => 0];
+        }
+        return $objects;
+    }
+
+    /**
+     * Read back right after they are written (as buildInvertedIndexShard
+     * reads a generation), the records give the objects as stored, from the
+     * texts kept (drained as they are read); a record whose bytes on disk
+     * are no longer those written gives what the file holds.
+     */
+    public function testReadBackGivesWhatTheFileHolds(): void
+    {
+        $file = self::file(base64_decode(self::recording()[0]["before"]));
+        $archive = new ArchiveWriterStandIn($file);
+        $archive->count = 0;
+        $start = filesize($file) - unpack("N", substr(file_get_contents($file), -16, 4))[1];
+        // A write to another file, while this one exists (another inode), drops
+        // what earlier tests' writes left; writing this one then drops that.
+        $other = self::file(base64_decode(self::recording()[0]["before"]));
+        $one = [["X" => "x", "AT" => 0]];
+        \yioop_codec\archive\addObjects(new ArchiveWriterStandIn($other), "AT", $one, null, null, false);
+        unlink($other);
+        try {
+            $objects = self::summaries(40, "a");
+            $stored = \yioop_codec\archive\addObjects($archive, "AT", $objects, null, null, true);
+            $this->assertGreaterThan(0, self::writtenKept(), "the records written are kept");
+            $read = \yioop_codec\archive\getObjects($archive, $start, 40, true, null, 1 << 30);
+            $this->assertSame($stored, array_column($read, 1));
+            $this->assertSame(0, self::writtenKept(), "each handed back once");
+
+            // The same offsets, other records: written by PHP as Yioop's loop writes them.
+            $stored = \yioop_codec\archive\addObjects($archive, "AT", $objects, null, null, true);
+            $at = $stored[0]["AT"];
+            $others = self::summaries(40, "b");
+            $bytes = "";
+            foreach ($others as $i => $object) {
+                $others[$i]["AT"] = $at + strlen($bytes);
+                $record = gzencode(serialize($others[$i]), 9);
+                $bytes .= "\x1f\x8b\x08\x00" . pack("N", strlen($record)) . "\x00\x03\x03"
+                    . str_repeat("\0", 9) . $record;
+            }
+            $tail = substr(file_get_contents($file), -20);
+            $fh = fopen($file, "r+");
+            ftruncate($fh, $at);
+            fseek($fh, $at);
+            fwrite($fh, $bytes . $tail);
+            fclose($fh);
+            $read = \yioop_codec\archive\getObjects($archive, $at, 40, true, null, 1 << 30);
+            $this->assertSame($others, array_column($read, 1));
+            $this->assertNotSame($stored, $others);
+        } finally {
+            unlink($file);
+        }
+    }
+
     public static function declined(): iterable
     {
         $records = [["A" => "a"], ["B" => "b"]];

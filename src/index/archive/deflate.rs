@@ -191,6 +191,11 @@ pub struct Split<'a> {
 }
 
 impl Split<'_> {
+    /// The text Yioop serializes for the record at `offset`.
+    pub fn text(&self, offset: i64) -> std::rc::Rc<[u8]> {
+        super::written::concat(&[self.prefix, offset.to_string().as_bytes(), self.suffix])
+    }
+
     fn tail(&self, offset: i64) -> Vec<u8> {
         let mut tail = offset.to_string().into_bytes();
         tail.extend_from_slice(self.suffix);

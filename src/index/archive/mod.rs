@@ -18,6 +18,7 @@
 pub mod deflate;
 pub mod inflate;
 pub mod record_cache;
+pub mod written;
 
 
 use std::fs::File;

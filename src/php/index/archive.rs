@@ -19,7 +19,7 @@ use crate::php::runtime::object::Object;
 use crate::php::runtime::switched::calls_native;
 use crate::php::runtime::keys::OwnedKey;
 use crate::php::runtime::zval::{array_zval, counts_zval, empty_array_zval, long_of, long_zval};
-use crate::index::archive::{self as core, inflate, record_cache, Decline, Record, Records};
+use crate::index::archive::{self as core, inflate, record_cache, written, Decline, Record, Records};
 use ext_php_rs::ffi::{zend_call_known_function, zend_fetch_function_str, zend_function, zend_resource, zval};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
@@ -225,12 +225,15 @@ fn get_page(args: &mut function::Args) -> Result<Zval, Decline> {
 
 /// The records inflated. A read of one record (`WebArchiveBundle::getPage`,
 /// what searches repeat) goes through the record cache; a read of many
-/// (`nextObjects` while indexing) reads each record once, so it does not.
+/// (`nextObjects` while indexing) reads each record once, so it does not,
+/// and takes the text of a record this thread's last addObjects wrote with
+/// these very bytes instead of inflating it.
 fn inflate_records(records: &[Record], offset: i64) -> Result<Vec<Rc<[u8]>>, Decline> {
     if let [record] = records {
         return Ok(vec![record_cache::inflated(offset, &record.bytes)?]);
     }
-    records.iter().map(|r| inflate::inflate(&r.bytes)).collect()
+    let starts = std::iter::once(offset).chain(records.iter().map(|r| r.next));
+    records.iter().zip(starts).map(|(r, at)| written::take(at, &r.bytes).map_or_else(|| inflate::inflate(&r.bytes), Ok)).collect()
 }
 
 /// Whether PHP's `unserialize` of a text the native reader leaves may make
@@ -326,6 +329,14 @@ fn archive_file(archive: &Object) -> Result<Rc<File>, Decline> {
         Ok(Some((file, _))) => Ok(file),
         _ => Err(Decline), // fopen would warn
     }
+}
+
+/// The device and inode of the file a handle has open, where it is a plain
+/// file stream [`handle_file`] reads.
+pub(super) fn handle_file_id(fh: &Zval) -> Option<written::FileId> {
+    use std::os::unix::fs::MetadataExt;
+    let metadata = handle_file(fh).ok()?.file().metadata().ok()?;
+    Some((metadata.dev(), metadata.ino()))
 }
 
 /// The caller's handle: an open, readable, seekable plain-file stream

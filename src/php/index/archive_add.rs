@@ -16,8 +16,9 @@
 //! Yioop serializes is the prefix, the offset, `;}`. Otherwise the records
 //! are done one after another as Yioop's loop does them.
 
-use super::archive::check_archive;
+use super::archive::{check_archive, handle_file_id};
 use crate::index::archive::deflate::{self, Split};
+use crate::index::archive::written::{self, Written};
 use crate::index::archive::Decline;
 use crate::php::runtime::arrays::separate;
 use crate::php::runtime::convert::{bytes_zval, string_zval_with};
@@ -155,11 +156,11 @@ fn add_objects(args: &mut function::Args) -> Result<Zval, Decline> {
         unsafe { &mut *objects_ref }.dereference_mut()
     };
     let list = separate(target).expect("checked an array");
-    let members = match long_of(&start) {
+    let records = match long_of(&start) {
         Some(first) => compress_split(list, field, first, serialize_fn),
         None => None,
     };
-    let members = members.unwrap_or_else(|| compress_in_turn(list, field, &start, serialize_fn));
+    let records = records.unwrap_or_else(|| compress_in_turn(list, field, &start, serialize_fn));
     // $this->count += $num_objects, by PHP's +.
     let mut archive = Object(unsafe { &mut *archive_zval }.object_mut().expect("checked an object"));
     let mut sum = Zval::new();
@@ -170,10 +171,10 @@ fn add_objects(args: &mut function::Args) -> Result<Zval, Decline> {
         return Ok(Zval::new());
     }
     archive.set_property("count", sum);
-    let total = members.iter().map(|m| m.len() + deflate::INT_LEN as usize).sum::<usize>();
+    let total = records.iter().map(|r| r.member.len() + deflate::INT_LEN as usize).sum::<usize>();
     let out = string_zval_with(total, |buffer| {
         let mut at = 0;
-        for member in &members {
+        for Written { member, .. } in &records {
             let header = deflate::compress_int(member.len() as u32);
             for bytes in [&header[..], &member[..]] {
                 for (dst, &src) in buffer[at..at + bytes.len()].iter_mut().zip(bytes) {
@@ -183,9 +184,13 @@ fn add_objects(args: &mut function::Args) -> Result<Zval, Decline> {
             }
         }
     });
-    drop(members);
     if call_function("fwrite", &mut [fh.shallow_clone(), out, long_zval(total as i64)]).is_none() {
         return Ok(Zval::new());
+    }
+    // For buildInvertedIndexShard's read of them: handed back only where the
+    // bytes read are still these.
+    if let Some(file) = handle_file_id(&fh) {
+        written::remember(file, records, crate::php::settings::written_cache_bytes());
     }
     let mut data = data;
     if with_callback {
@@ -219,31 +224,37 @@ fn set_field(object: &mut Zval, field: Key, value: Zval) {
     keys::update(object.array_mut().expect("checked an array"), field, value);
 }
 
+/// Where a record whose offset PHP holds as something other than an int
+/// is kept: no read (an offset of at least 0) finds it.
+const NO_OFFSET: i64 = i64::MIN;
+
 /// Yioop's loop as it runs: each object's offset set, then serialized and
 /// compressed, one after another.
-fn compress_in_turn(list: &mut ZendHashTable, field: Key, start: &Zval, serialize_fn: *mut zend_function) -> Vec<Vec<u8>> {
+fn compress_in_turn(list: &mut ZendHashTable, field: Key, start: &Zval, serialize_fn: *mut zend_function) -> Vec<Written> {
     let mut offset = start.shallow_clone();
-    let mut members = Vec::with_capacity(list.len());
+    let mut records = Vec::with_capacity(list.len());
     for i in 0..list.len() {
         let object = element(list, i);
         set_field(object, field, offset.shallow_clone());
         let text = serialize(serialize_fn, object);
-        let member = deflate::gzencode9(text.zend_str().map_or(&[][..], |s| s.as_bytes()));
+        let text = text.zend_str().map_or(&[][..], |s| s.as_bytes());
+        let member = deflate::gzencode9(text);
+        let at = long_of(&offset).unwrap_or(NO_OFFSET);
         // $offset += $len + 20, by PHP's +.
         let mut sum = Zval::new();
         let mut step = long_zval(member.len() as i64 + deflate::INT_LEN);
         unsafe { add_function(std::ptr::from_mut(&mut sum).cast(), std::ptr::from_mut(&mut offset).cast(), std::ptr::from_mut(&mut step).cast()) };
         offset = sum;
-        members.push(member);
+        records.push(Written { offset: at, member, text: written::concat(&[text]) });
     }
-    members
+    records
 }
 
 /// The records compressed from each object serialized once with its offset
 /// 0, where the offset field is every object's last entry; None (nothing
 /// PHP sees changed but the offset fields, which Yioop's loop then sets)
 /// otherwise.
-fn compress_split(list: &mut ZendHashTable, field: Key, first: i64, serialize_fn: *mut zend_function) -> Option<Vec<Vec<u8>>> {
+fn compress_split(list: &mut ZendHashTable, field: Key, first: i64, serialize_fn: *mut zend_function) -> Option<Vec<Written>> {
     let count = list.len();
     let mut texts = Vec::with_capacity(count);
     for i in 0..count {
@@ -267,10 +278,12 @@ fn compress_split(list: &mut ZendHashTable, field: Key, first: i64, serialize_fn
         .collect();
     let bytes = splits.iter().map(|s| s.prefix.len()).sum();
     let (members, offsets) = deflate::compress_chain(&splits, first, threads_for(count, bytes));
-    for (i, offset) in offsets.into_iter().enumerate() {
+    let mut records = Vec::with_capacity(count);
+    for (i, (member, offset)) in members.into_iter().zip(offsets).enumerate() {
         set_field(element(list, i), field, long_zval(offset));
+        records.push(Written { offset, member, text: splits[i].text(offset) });
     }
-    Some(members)
+    Some(records)
 }
 
 pub fn register(module: ext_php_rs::builders::ModuleBuilder) -> ext_php_rs::builders::ModuleBuilder {
