@@ -266,15 +266,19 @@ fn window(source: &str, spans: &[(usize, usize)], i: usize, j: usize, into: &mut
 /// For each word i, whether the filter knows the two-word window from it,
 /// and a longer window starting with that one (the window + `"*"`).
 fn two_word_answers(lowered: &str, spans: &[(usize, usize)], known: &mut dyn FnMut(&[&str]) -> Option<Vec<bool>>) -> Option<Vec<(bool, bool)>> {
-    let mut windows = Vec::with_capacity(2 * spans.len());
+    // Every window and its starred form in one buffer: `pair*` is `pair`
+    // and one byte more.
+    let mut all = String::with_capacity(lowered.len() * 2);
+    let mut ends = Vec::with_capacity(spans.len());
     let mut pair = String::new();
     for i in 0..spans.len().saturating_sub(1) {
         window(lowered, spans, i, i + 2, &mut pair);
-        windows.push(pair.clone());
-        pair.push('*');
-        windows.push(pair.clone());
+        let start = all.len();
+        all.push_str(&pair);
+        all.push('*');
+        ends.push((start, all.len() - 1));
     }
-    let asked: Vec<&str> = windows.iter().map(String::as_str).collect();
+    let asked: Vec<&str> = ends.iter().flat_map(|&(start, end)| [&all[start..end], &all[start..=end]]).collect();
     let answers = known(&asked)?;
     (answers.len() == asked.len()).then(|| answers.chunks_exact(2).map(|a| (a[0], a[1])).collect())
 }

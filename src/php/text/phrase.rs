@@ -188,16 +188,20 @@ fn stem_char_gram_segment(class: &Zval, text: &Zval, lang: &Zval, to_string: Opt
     }
     let segmented = segment(tokenizer, &replaced, lang)?;
     let lowered = lower_case(&segmented, &mut mb_strtolower)?;
-    let stems: Vec<Vec<u8>> = split_terms(&lowered, &separators)
+    // A term with `_` is kept as it is (Err), any other stemmed (Ok: the
+    // stemmer's number for it, its stems being kept once per word).
+    let terms: Vec<Result<usize, &str>> = split_terms(&lowered, &separators)
         .into_iter()
         .filter(|term| !trims_to_nothing(term))
-        .map(|term| if term.contains('_') { term.as_bytes().to_vec() } else { stemmer.stem(term.as_bytes()) })
+        .map(|term| if term.contains('_') { Err(term) } else { Ok(stemmer.stem_number(term.as_bytes())) })
         .collect();
+    let stems: Vec<&[u8]> = terms.iter().map(|term| term.map_or_else(str::as_bytes, |at| stemmer.stemmed(at))).collect();
+    let terms = terms_zval(&stems, to_string);
     stemmer.leave_state();
-    Some(terms_zval(&stems, to_string))
+    Some(terms)
 }
 
-fn terms_zval(terms: &[Vec<u8>], to_string: bool) -> Zval {
+fn terms_zval(terms: &[&[u8]], to_string: bool) -> Zval {
     if to_string {
         bytes_zval(&terms.join(&b' '))
     } else {

@@ -16,11 +16,13 @@ use crate::php::runtime::engine::call_function;
 use crate::php::runtime::function::{self, Param};
 use crate::php::text::en_us::triplets::ctype_is_ascii;
 use crate::php::runtime::zval::{array_zval, bool_zval};
-use crate::text::en_us::canonical::recognize;
+use crate::text::en_us::canonical::{recognize, Replacement};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use std::borrow::Cow;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 php_function!(CANONICALIZE, canonicalize_handler, "yioop_codec\\canonical_en\\canonicalizePunctuatedTerms", [Param::Value("tokenizer"), Param::Reference("string")], DataType::Bool, |args| {
     let string = args.take(1).dereference_mut();
@@ -48,10 +50,10 @@ fn canonicalized(text: &Zval) -> Option<Zval> {
     let mut batch: Vec<(&[u8], &[u8])> = Vec::new();
     // Whether PCRE might run out of steps on `subject` as it is now.
     let mut exceeds = None;
-    for (key, value) in entries(substitutions) {
+    for (i, (key, value)) in entries(substitutions).into_iter().enumerate() {
         let Key::Str(pattern) = key else { return None };
         let replacement = value.dereference().zend_str()?.as_bytes();
-        let Some(native) = recognize(pattern, replacement) else {
+        let Some(native) = recognized(i, pattern, replacement) else {
             batch.push((pattern, replacement));
             continue;
         };
@@ -72,6 +74,37 @@ fn canonicalized(text: &Zval) -> Option<Zval> {
     Some(match preg_replace(&batch, subject)? {
         Ok(replaced) => bytes_zval(&replaced),
         Err(failed) => failed,
+    })
+}
+
+/// One substitution as last read, and what `recognize` made of it.
+struct Recognized {
+    pattern: Vec<u8>,
+    replacement: Vec<u8>,
+    native: Option<Rc<Replacement>>,
+}
+
+thread_local! {
+    /// The list is the class's static, the same for every page: parsed once,
+    /// not once a page.
+    static RECOGNIZED: RefCell<Vec<Recognized>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `recognize(pattern, replacement)` for the list's entry `i`, kept while
+/// the entry's bytes stay the same.
+fn recognized(i: usize, pattern: &[u8], replacement: &[u8]) -> Option<Rc<Replacement>> {
+    RECOGNIZED.with_borrow_mut(|list| {
+        if let Some(kept) = list.get(i).filter(|k| k.pattern == pattern && k.replacement == replacement) {
+            return kept.native.clone();
+        }
+        let native = recognize(pattern, replacement).map(Rc::new);
+        let entry = Recognized { pattern: pattern.to_vec(), replacement: replacement.to_vec(), native: native.clone() };
+        match i.cmp(&list.len()) {
+            std::cmp::Ordering::Less => list[i] = entry,
+            std::cmp::Ordering::Equal => list.push(entry),
+            std::cmp::Ordering::Greater => {}
+        }
+        native
     })
 }
 

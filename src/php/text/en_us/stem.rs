@@ -77,7 +77,9 @@ impl Stemmer<'_> {
         stemmed.stem
     }
 
-    pub(crate) fn stem(&mut self, word: &[u8]) -> Vec<u8> {
+    /// `word` stemmed, as [`Stemmer::stemmed`] gives it back by the number
+    /// returned; the scratch it leaves is the latest.
+    pub(crate) fn stem_number(&mut self, word: &[u8]) -> usize {
         let at = match self.index.get(word) {
             Some(&at) => at,
             None => {
@@ -90,7 +92,16 @@ impl Stemmer<'_> {
         if self.stems[at].state.is_some() {
             self.last = Some(at);
         }
-        self.stems[at].stem.clone()
+        at
+    }
+
+    pub(crate) fn stemmed(&self, number: usize) -> &[u8] {
+        &self.stems[number].stem
+    }
+
+    pub(crate) fn stem(&mut self, word: &[u8]) -> &[u8] {
+        let at = self.stem_number(word);
+        self.stemmed(at)
     }
 
     /// `self::$buffer`, `self::$k` and `self::$j` as Yioop's stem leaves them.

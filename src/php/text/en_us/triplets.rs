@@ -75,9 +75,7 @@ fn triplets(class: &Zval, sentences: &Zval) -> Option<Zval> {
     let texts: Vec<&[u8]> = texts.iter().map(|text| &**text).collect();
     let settings = Settings { threshold, question_token: &question_token, grammar: &grammar, lexicon: &lexicon };
     // Stems of ASCII words are ASCII.
-    let mut stem = |word: &str| {
-        String::from_utf8(stemmer.stem(word.as_bytes())).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-    };
+    let mut stem = |word: &str, out: &mut String| out.push_str(&String::from_utf8_lossy(stemmer.stem(word.as_bytes())));
     let extracted = extract_triplets_phrases(&texts, &settings, &mut stem).ok()?;
     stemmer.leave_state();
     Some(result_zval(&extracted, &sentences))
@@ -181,15 +179,40 @@ fn type_list(scope: *mut zend_class_entry, name: &'static str) -> Option<Vec<Str
     values.collect()
 }
 
-fn grammar(scope: *mut zend_class_entry) -> Option<Grammar> {
-    Some(Grammar {
+/// Whether the class's static `$name` holds `list`'s strings, in order.
+fn type_list_is(scope: *mut zend_class_entry, name: &'static str, list: &[String]) -> bool {
+    let Some(array) = static_array(scope, name) else { return false };
+    let mut values = array.values();
+    list.iter().all(|kept| values.next().and_then(|v| v.dereference().zend_str()).is_some_and(|s| s.as_bytes() == kept.as_bytes())) && values.next().is_none()
+}
+
+const TYPE_LISTS: [&str; 6] = ["adjective_type", "adverb_type", "conjunction_type", "determiner_type", "noun_type", "verb_type"];
+
+fn grammar_lists(grammar: &Grammar) -> [&[String]; 6] {
+    [&grammar.adjective, &grammar.adverb, &grammar.conjunction, &grammar.determiner, &grammar.noun, &grammar.verb]
+}
+
+thread_local! {
+    /// The type lists as last read: the class's statics, the same for
+    /// every page, compared each call rather than copied.
+    static GRAMMAR: RefCell<Option<Rc<Grammar>>> = const { RefCell::new(None) };
+}
+
+fn grammar(scope: *mut zend_class_entry) -> Option<Rc<Grammar>> {
+    let kept = GRAMMAR.with_borrow(Clone::clone);
+    if let Some(kept) = kept.filter(|g| TYPE_LISTS.iter().zip(grammar_lists(g)).all(|(name, list)| type_list_is(scope, name, list))) {
+        return Some(kept);
+    }
+    let grammar = Rc::new(Grammar {
         adjective: type_list(scope, "adjective_type")?,
         adverb: type_list(scope, "adverb_type")?,
         conjunction: type_list(scope, "conjunction_type")?,
         determiner: type_list(scope, "determiner_type")?,
         noun: type_list(scope, "noun_type")?,
         verb: type_list(scope, "verb_type")?,
-    })
+    });
+    GRAMMAR.with_borrow_mut(|kept| *kept = Some(grammar.clone()));
+    Some(grammar)
 }
 
 fn question_token(scope: *mut zend_class_entry) -> Option<String> {

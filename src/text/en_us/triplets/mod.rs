@@ -86,7 +86,7 @@ fn str_word_count(s: &[u8]) -> usize {
 }
 
 /// `extractTripletsPhrases` over the sentences, in order.
-pub fn extract_triplets_phrases(sentences: &[&[u8]], settings: &Settings, stem: &mut dyn FnMut(&str) -> String) -> Result<Extracted, Declined> {
+pub fn extract_triplets_phrases(sentences: &[&[u8]], settings: &Settings, stem: &mut dyn FnMut(&str, &mut String)) -> Result<Extracted, Declined> {
     let mut out = Extracted::default();
     for (i, sentence) in sentences.iter().enumerate() {
         // PHP's `>=`: a NaN threshold keeps no sentence.
@@ -113,7 +113,7 @@ pub fn extract_triplets_phrases(sentences: &[&[u8]], settings: &Settings, stem: 
 /// there, the questions with one part replaced by the question token
 /// (stemmed) and their answers; for "is" and "was" also with subject and
 /// object swapped.
-fn questions(parts: [&str; 3], token: &str, stem: &mut dyn FnMut(&str) -> String) -> Vec<(String, String)> {
+fn questions(parts: [&str; 3], token: &str, stem: &mut dyn FnMut(&str, &mut String)) -> Vec<(String, String)> {
     if parts.iter().any(|p| p.is_empty() || *p == "0") {
         return Vec::new();
     }
@@ -151,9 +151,15 @@ fn is_space(c: char) -> bool {
 }
 
 /// `stemPhrase`: the words (split at spaces, empty ones dropped), stemmed.
-fn stem_phrase(phrase: &str, stem: &mut dyn FnMut(&str) -> String) -> String {
-    let stems: Vec<String> = phrase.split(is_space).filter(|t| !php_trim(t).is_empty()).map(&mut *stem).collect();
-    stems.join(" ")
+fn stem_phrase(phrase: &str, stem: &mut dyn FnMut(&str, &mut String)) -> String {
+    let mut out = String::with_capacity(phrase.len());
+    for (n, word) in phrase.split(is_space).filter(|t| !php_trim(t).is_empty()).enumerate() {
+        if n > 0 {
+            out.push(' ');
+        }
+        stem(word, &mut out);
+    }
+    out
 }
 
 /// `preg_replace('/\s+/u', ' ', ..)` on ASCII text.
@@ -188,10 +194,10 @@ mod tests {
 
     #[test]
     fn questions_swap_subject_and_object_for_is() {
-        let mut stem = |w: &str| w.trim_end_matches('s').to_string();
+        let mut stem = |w: &str, out: &mut String| out.push_str(w.trim_end_matches('s'));
         let out = questions([" dogs", " is ", "  big   cats "], "qqq", &mut stem);
         let listed: Vec<_> = out.iter().map(|(q, a)| format!("{q}={a}")).collect();
         assert_eq!(listed, ["qqq i big cat=dogs", "dog qqq big cat=is", "dog i qqq=big cats", "qqq i dog=big cats", "big cat qqq dog=is", "big cat i qqq=dogs"]);
-        assert!(questions(["x", "0", "y"], "qqq", &mut |w: &str| w.to_string()).is_empty());
+        assert!(questions(["x", "0", "y"], "qqq", &mut |w: &str, out: &mut String| out.push_str(w)).is_empty());
     }
 }
