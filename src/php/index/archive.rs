@@ -226,8 +226,8 @@ fn get_page(args: &mut function::Args) -> Result<Zval, Decline> {
 /// The records inflated. A read of one record (`WebArchiveBundle::getPage`,
 /// what searches repeat) goes through the record cache; a read of many
 /// (`nextObjects` while indexing) reads each record once, so it does not,
-/// and takes the text of a record this thread's last addObjects wrote with
-/// these very bytes instead of inflating it.
+/// and takes the text of a record this thread's addObjects wrote (to the
+/// file it last wrote) with these very bytes instead of inflating it.
 fn inflate_records(records: &[Record], offset: i64) -> Result<Vec<Rc<[u8]>>, Decline> {
     if let [record] = records {
         return Ok(vec![record_cache::inflated(offset, &record.bytes)?]);
