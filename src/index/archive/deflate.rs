@@ -193,7 +193,7 @@ pub struct Split<'a> {
 impl Split<'_> {
     /// The text Yioop serializes for the record at `offset`.
     pub fn text(&self, offset: i64) -> std::rc::Rc<[u8]> {
-        super::written::concat(&[self.prefix, offset.to_string().as_bytes(), self.suffix])
+        super::written::concat(&[self.prefix, &self.tail(offset)])
     }
 
     fn tail(&self, offset: i64) -> Vec<u8> {

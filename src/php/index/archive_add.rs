@@ -245,7 +245,7 @@ fn compress_in_turn(list: &mut ZendHashTable, field: Key, start: &Zval, serializ
         let mut step = long_zval(member.len() as i64 + deflate::INT_LEN);
         unsafe { add_function(std::ptr::from_mut(&mut sum).cast(), std::ptr::from_mut(&mut offset).cast(), std::ptr::from_mut(&mut step).cast()) };
         offset = sum;
-        records.push(Written { offset: at, member, text: written::concat(&[text]) });
+        records.push(Written { offset: at, member, text: std::rc::Rc::from(text) });
     }
     records
 }
