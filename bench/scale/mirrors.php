@@ -8,12 +8,18 @@ declare(strict_types=1);
 
 require_once __DIR__ . "/uploads.php";
 
-/** Hosts 127.0.0.1 to 127.0.0.9, so the rewrite keeps every string's length. */
-const MAX_MIRRORS = 9;
+/** Hosts 127.0.0.1-9, then 127.0.1.1-9: the rewrite keeps every string's length. */
+const MAX_MIRRORS = 18;
+
+/** The address of mirror $host (1 is the batches' own, 127.0.0.1). */
+function mirrorAddress(int $host): string
+{
+    return sprintf("127.0.%d.%d", intdiv($host - 1, 9), ($host - 1) % 9 + 1);
+}
 
 /**
  * $source's batches (N pages served by 127.0.0.1), then the same batches
- * once more for each host 127.0.0.2 ... 127.0.0.K: every "127.0.0.1" in
+ * once more for each further host (mirrorAddress): every "127.0.0.1" in
  * each site (its URL, links, addresses, header and cached page) becomes
  * the mirror's address. Same-length, so each serialized site stays valid;
  * the content hash stays, so Yioop groups the copies. $source's files are
@@ -41,7 +47,7 @@ function mirroredBatches(string $source, string $dir, int $mirrors): string
             if ($host == 1) {
                 link($file, $to);
             } else {
-                file_put_contents($to, atHost((string)file_get_contents($file), "127.0.0.$host"));
+                file_put_contents($to, atHost((string)file_get_contents($file), mirrorAddress($host)));
             }
         }
     }

@@ -62,6 +62,11 @@ class ScaleIndexTest extends TestCase
         ];
         $mirrored = atHost(self::upload($at('127.0.0.1')), '127.0.0.3');
         $this->assertSame($at("127.0.0.3"), $this->sites($mirrored));
+        $addresses = array_map('mirrorAddress', range(1, MAX_MIRRORS));
+        $this->assertSame(['127.0.0.1', '127.0.0.9', '127.0.1.1', '127.0.1.9'],
+            [$addresses[0], $addresses[8], $addresses[9], $addresses[17]]);
+        $this->assertSame([9], array_unique(array_map('strlen', $addresses)), 'same length');
+        $this->assertCount(MAX_MIRRORS, array_unique($addresses));
         $this->expectException(\RuntimeException::class);
         atHost(self::upload($at('127.0.0.1')) . 'AAAA', '127.0.0.2');
     }
