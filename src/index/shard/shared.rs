@@ -168,12 +168,31 @@ impl SharedBlocks {
         self.blocks.borrow_mut()[index] = Some(block.clone());
         CACHED_BYTES.with(|c| c.set(c.get() + block.len()));
         if CACHED_BYTES.with(Cell::get) > CACHE_LIMIT.with(Cell::get) {
-            CACHED_BYTES.with(|c| c.set(0));
-            CACHE_GENERATION.with(|g| g.set(g.get() + 1));
-            count(|s| s.start_overs += 1);
+            start_over();
         }
         block
     }
+}
+
+/// Empties the shared cache. The blocks of every listed version go now:
+/// left to each version's next read, those of a version no one reads again
+/// (a queue server's past generations, a dictionary merged away) stayed
+/// held, past the limit, until the list of versions started over. Versions
+/// no object holds are forgotten, with their pointer a block.
+fn start_over() {
+    CACHED_BYTES.with(|c| c.set(0));
+    let now = CACHE_GENERATION.with(|g| {
+        g.set(g.get() + 1);
+        g.get()
+    });
+    count(|s| s.start_overs += 1);
+    VERSIONS.with_borrow_mut(|versions| {
+        versions.retain(|_, shared| Rc::strong_count(shared) > 1);
+        for shared in versions.values() {
+            shared.blocks.borrow_mut().iter_mut().for_each(|b| *b = None);
+            shared.generation.set(now);
+        }
+    });
 }
 
 
@@ -255,6 +274,21 @@ mod tests {
         let last = cache_stats();
         assert_eq!(last.start_overs - before.start_overs, 1);
         assert_eq!(reads.get(), 5);
+        set_cache_limit(DEFAULT_CACHE_BYTES);
+    }
+
+    #[test]
+    fn a_start_over_lets_go_of_versions_no_one_reads_again() {
+        set_cache_limit(2 * BLOCK_SIZE as usize);
+        let past = shared_blocks(version(u64::MAX - 2, 4 * BLOCK_SIZE as u64));
+        let past_block = past.get_or_read(0, || block(BLOCK_SIZE as usize));
+        let unheld = Rc::downgrade(&shared_blocks(version(u64::MAX - 3, 4 * BLOCK_SIZE as u64)));
+        let current = shared_blocks(version(u64::MAX - 4, 4 * BLOCK_SIZE as u64));
+        current.get_or_read(0, || block(BLOCK_SIZE as usize));
+        current.get_or_read(1, || block(BLOCK_SIZE as usize)); // past the limit
+        assert_eq!(Rc::strong_count(&past_block), 1, "the cache holds the past version's block no more");
+        assert!(unheld.upgrade().is_none(), "a version no object holds is forgotten");
+        assert!(past.blocks.borrow().iter().all(Option::is_none));
         set_cache_limit(DEFAULT_CACHE_BYTES);
     }
 }
