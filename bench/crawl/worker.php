@@ -13,6 +13,8 @@
  * shutdownDictionary, as stopping a crawl does (the final shard build and
  * the merge of all dictionary tiers). Writes the CPU seconds of each part
  * and the SHA-1 of every file of the index directory to OUT.json.
+ * Environment: REPLAY_PROFILE=FILE (excimer's stacks), REPLAY_MEMORY=FILE
+ * (memory after each upload).
  */
 namespace seekquarry\yioop\configs;
 
@@ -66,6 +68,7 @@ foreach ($batches as $i => $batch) {
     $server->processIndexData(false);
     $times["batches"] += cpuSeconds() - $start;
     $walls["batches"] += (hrtime(true) - $wall) / 1e9;
+    logMemory(getenv("REPLAY_MEMORY") ?: null, $i);
 }
 $start = cpuSeconds();
 $wall = hrtime(true);
@@ -96,6 +99,32 @@ function queueServer(int $timestamp): QueueServer
     $server->index_archive = new IndexArchiveBundle(CRAWL_DIR . "/cache/IndexData$timestamp",
         false, serialize($info), NUM_DOCS_PER_GENERATION, false);
     return $server;
+}
+
+/**
+ * With REPLAY_MEMORY set: a line to that file after each upload, in MB
+ * (and which side: "yioop" or "ext"):
+ * the process's own memory (RssAnon), PHP's heap (memory_get_usage(true)),
+ * glibc's heap and the part of it in use (mallinfo2: the extension's
+ * Rust allocations), and the extension's block cache.
+ */
+function logMemory(?string $file, int $upload): void
+{
+    static $libc = null;
+    if ($file === null) {
+        return;
+    }
+    $libc ??= \FFI::cdef("struct mallinfo2 { size_t arena, ordblks, smblks, hblks, hblkhd, usmblks,
+        fsmblks, uordblks, fordblks, keepcost; }; struct mallinfo2 mallinfo2(void);", "libc.so.6");
+    $heap = $libc->mallinfo2();
+    $own = preg_match('/^RssAnon:\s+(\d+)/m', (string)file_get_contents("/proc/self/status"), $m)
+        ? (int)$m[1] << 10 : 0;
+    $blocks = function_exists("yioop_codec\\shard\\blockCacheStats")
+        ? \yioop_codec\shard\blockCacheStats()["held_bytes"] : 0;
+    $mb = fn(int $bytes) => round($bytes / 1048576);
+    file_put_contents($file, sprintf("%s upload %d: rss_anon %d, php_heap %d, libc_heap %d (in use %d), "
+        . "block_cache %d\n", extension_loaded("yioop") ? "ext" : "yioop", $upload, $mb($own), $mb(memory_get_usage(true)), $mb($heap->arena),
+        $mb($heap->uordblks), $mb($blocks)), FILE_APPEND);
 }
 
 /** With REPLAY_PROFILE set: php-excimer samples CPU time every millisecond. */
