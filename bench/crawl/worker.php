@@ -122,9 +122,10 @@ function logMemory(?string $file, int $upload): void
     $blocks = function_exists("yioop_codec\\shard\\blockCacheStats")
         ? \yioop_codec\shard\blockCacheStats()["held_bytes"] : 0;
     $mb = fn(int $bytes) => round($bytes / 1048576);
-    file_put_contents($file, sprintf("%s upload %d: rss_anon %d, php_heap %d, libc_heap %d (in use %d), "
-        . "block_cache %d\n", extension_loaded("yioop") ? "ext" : "yioop", $upload, $mb($own), $mb(memory_get_usage(true)), $mb($heap->arena),
-        $mb($heap->uordblks), $mb($blocks)), FILE_APPEND);
+    $side = extension_loaded("yioop") ? "ext" : "yioop";
+    file_put_contents($file, sprintf("%s upload %d: rss_anon %d, php_heap %d, libc_heap %d "
+        . "(in use %d), block_cache %d\n", $side, $upload, $mb($own), $mb(memory_get_usage(true)),
+        $mb($heap->arena), $mb($heap->uordblks), $mb($blocks)), FILE_APPEND);
 }
 
 /** With REPLAY_PROFILE set: php-excimer samples CPU time every millisecond. */
