@@ -8,7 +8,7 @@
  *       [--clients=4 [--load-requests=10000]] [--cold] [--classes=frequent,mid]
  *
  * 1. Site: YIOOP_DIR installed as its installer does (stock-setup.php) in
- *    DATA/site-N-gM, the kept index DATA/N-gM/yioop-off/IndexData* copied
+ *    DATA/site-N-gM, the kept index DATA/N-gM/yioop-off/IndexData* hard-linked
  *    into its work directory and made the current index (crawl-control.php
  *    set-index). Reused when it exists.
  * 2. Queries (about 120), drawn with the seed from the document
@@ -20,7 +20,8 @@
  *    alternatives.
  * 3. bench/search/bench.php's benchmark on that site: four copies (plain,
  *    switched + extension, each without and with tracing JIT) served by
- *    nginx + php-fpm, each its own NAME_SERVER; p50, p95 and requests/s per
+ *    nginx + php-fpm, each its own NAME_SERVER, each copy's index hard-linked
+ *    (exit 1 if a search changed a file of it); p50, p95 and requests/s per
  *    class; every page must be identical (exit 1 if not). --profile: excimer
  *    in every worker, shares by function and class per configuration.
  * 4. --clients=C: then each configuration under C concurrent clients for
@@ -69,19 +70,48 @@ try {
         $classes = explode(",", $options["classes"]);
         $queries = array_values(array_filter($queries, fn($q) => in_array($q[3], $classes, true)));
     }
-    exit(benchSearchPages($site, json_decode((string)file_get_contents("$site/crawl.json"), true),
+    $index_before = indexFiles($site);
+    $status = benchSearchPages($site, json_decode((string)file_get_contents("$site/crawl.json"), true),
         $so, ["quick" => false, "identity_only" => isset($options["identity-only"]),
         "rounds" => (int)($options["rounds"] ?? 3), "profile" => isset($options["profile"]),
         "keep" => isset($options["keep"]), "queries" => $queries,
         "clients" => (int)($options["clients"] ?? 0),
         "load_requests" => (int)($options["load-requests"] ?? 2000),
-        "cold" => isset($options["cold"])]));
+        "cold" => isset($options["cold"]), "link_indexes" => true]);
+    if (indexFiles($site) !== $index_before) {
+        fwrite(STDERR, "the index changed while it was searched: its hard-linked copies are not "
+            . "independent (site-*'s work/cache/IndexData*)\n");
+        exit(1);
+    }
+    exit($status);
 } catch (SetUpFailure $e) {
     fwrite(STDERR, "set-up failed: " . $e->getMessage() . "\n");
     exit(2);
 }
 
-/** DATA/site-NAME: an installed Yioop whose current index is DATA/NAME's. */
+/**
+ * Each file of the site's index with its size and modification time. The
+ * site and every served copy hard-link the index built in DATA, so a search
+ * that wrote into it would show here.
+ */
+function indexFiles(string $site): array
+{
+    $files = [];
+    foreach (glob("$site/work/cache/IndexData*") as $index) {
+        $walk = new RecursiveIteratorIterator(new RecursiveDirectoryIterator($index,
+            FilesystemIterator::SKIP_DOTS));
+        foreach ($walk as $path => $file) {
+            $files[$path] = [$file->getSize(), $file->getMTime()];
+        }
+    }
+    ksort($files);
+    return $files;
+}
+
+/**
+ * DATA/site-NAME: an installed Yioop whose current index is DATA/NAME's,
+ * hard-linked (searches only read an index; main checks that none changed).
+ */
 function site(string $yioop, string $data, string $name): string
 {
     $site = "$data/site-$name";
@@ -97,7 +127,7 @@ function site(string $yioop, string $data, string $name): string
     mkdir($site, 0755, true);
     $plain = new Php(phpIniWithoutYioop("cli", "$site/conf.d"), [], "plain");
     $tree = installYioop($yioop, "$site/install", "$site/work", $plain);
-    shell("cp -a " . escapeshellarg($index) . " " . escapeshellarg("$site/work/cache/"));
+    shell("cp -al " . escapeshellarg($index) . " " . escapeshellarg("$site/work/cache/"));
     $plain->mustRun([dirname(__DIR__) . "/search/crawl-control.php", $tree, "set-index",
         CRAWL_TIME], $tree, "crawl-control.php set-index");
     file_put_contents("$site/crawl.json", json_encode(["crawl_time" => (int)CRAWL_TIME,

@@ -16,7 +16,10 @@ const JIT_INI = ["opcache.jit" => "tracing", "opcache.jit_buffer_size" => "64M"]
 const CONFIGS = [["plain", false, false], ["switched", true, false],
     ["plain+jit", false, true], ["switched+jit", true, true]];
 
-/** $options["queries"]: the queries ([query, per page, first, class]) instead of the corpus's. */
+/**
+ * $options["queries"]: the queries ([query, per page, first, class]) instead of the corpus's;
+ * $options["link_indexes"]: every served copy's indexes hard-linked (copyWork).
+ */
 function benchSearchPages(string $dir, array $crawl, string $so, array $options): int
 {
     if (!is_file($so)) {
@@ -39,7 +42,7 @@ function benchIn(string $tmp, string $dir, array $crawl, string $so, array $opti
 {
     $plain = new Php(phpIniWithoutYioop("cli", "$tmp/conf.d"), [], "plain");
     $queries = $options["queries"] ?? benchQueries($dir, $crawl, $options["quick"]);
-    $pages = new SearchPages("$tmp/web");
+    $pages = new SearchPages("$tmp/web", $options["link_indexes"] ?? false);
     $profiles = "$tmp/profiles";
     mkdir($profiles, 0777);
     chmod($profiles, 0777);
@@ -50,7 +53,7 @@ function benchIn(string $tmp, string $dir, array $crawl, string $so, array $opti
         if ($switched) {
             // each switched copy, JIT's too, with its own work directory's
             // app/locale (the en_US Tokenizer Yioop loads)
-            $own_work = ownWorkDirectory($tree, "$dir/work", $plain);
+            $own_work = ownWorkDirectory($tree, "$dir/work", $plain, $options["link_indexes"] ?? false);
             $format = switchOver($tree, $plain);
             $ini += ["extension" => $so, "yioop.format" => $format] + extensionIni();
         }

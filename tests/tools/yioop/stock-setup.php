@@ -149,13 +149,31 @@ function copyTree(string $install, string $tree, string $work): string
  * $tree's own work directory: a copy of $work beside it, set through
  * ConfigureTool as an operator would; returns its path. A switched copy
  * gets one, so that the plain copy's work directory stays as Yioop wrote it.
+ * With $link_indexes its indexes (cache/IndexData*) are hard links, not
+ * copies: a search only reads them, and at a million documents three
+ * copies do not fit the disk (bench/scale checks that none changed).
  */
-function ownWorkDirectory(string $tree, string $work, Php $php): string
+function ownWorkDirectory(string $tree, string $work, Php $php, bool $link_indexes = false): string
 {
     $own = dirname($tree) . "/work";
-    shell("cp -a " . escapeshellarg($work) . " " . escapeshellarg($own));
+    copyWork($work, $own, $link_indexes);
     configureWorkDirectory($tree, $own, $php);
     return $own;
+}
+
+/** $work copied to $own; with $link_indexes, its cache/IndexData* hard-linked instead. */
+function copyWork(string $work, string $own, bool $link_indexes): void
+{
+    if (!$link_indexes) {
+        shell("cp -a " . escapeshellarg($work) . " " . escapeshellarg($own));
+        return;
+    }
+    mkdir($own);
+    shell("tar -C " . escapeshellarg($work) . " --exclude='./cache/IndexData*' -cf - . | tar -C "
+        . escapeshellarg($own) . " -xpf -");
+    foreach (glob("$work/cache/IndexData*") as $index) {
+        shell("cp -al " . escapeshellarg($index) . " " . escapeshellarg("$own/cache/"));
+    }
 }
 
 /** The file Yioop's installer copies from src/locale, and Yioop then loads. */

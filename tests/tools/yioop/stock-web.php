@@ -92,7 +92,8 @@ final class SearchPages
     /** Seconds the last page() took for the page itself, without the next results */
     public float $last_seconds = 0.0;
 
-    public function __construct(private string $dir)
+    /** $link_indexes: each copy's indexes hard-linked, not copied (copyWork). */
+    public function __construct(private string $dir, private bool $link_indexes = false)
     {
         $this->user = unprivilegedUser();
         if ($this->user === null) {
@@ -119,7 +120,7 @@ final class SearchPages
         mkdir($copy->dir, 0755);
         $own_work = $copy_work ? dirname($tree) . "/work" : $work;
         if ($copy_work) {
-            shell("cp -a " . escapeshellarg($work) . " " . escapeshellarg($own_work));
+            copyWork($work, $own_work, $this->link_indexes);
         }
         configureWorkDirectory($tree, $own_work, $php);
         setNameServer($tree, $own_work, $copy->url(), $php);
