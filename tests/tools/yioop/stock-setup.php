@@ -161,7 +161,11 @@ function ownWorkDirectory(string $tree, string $work, Php $php, bool $link_index
     return $own;
 }
 
-/** $work copied to $own; with $link_indexes, its cache/IndexData* hard-linked instead. */
+/**
+ * $work copied to $own; with $link_indexes, its cache/IndexData* hard-linked
+ * instead (a link shares its file's owner: a served copy's chown reaches
+ * the original).
+ */
 function copyWork(string $work, string $own, bool $link_indexes): void
 {
     if (!$link_indexes) {
