@@ -42,7 +42,8 @@ function benchIn(string $tmp, string $dir, array $crawl, string $so, array $opti
 {
     $plain = new Php(phpIniWithoutYioop("cli", "$tmp/conf.d"), [], "plain");
     $queries = $options["queries"] ?? benchQueries($dir, $crawl, $options["quick"]);
-    $pages = new SearchPages("$tmp/web", $options["link_indexes"] ?? false);
+    $link_indexes = $options["link_indexes"] ?? false;
+    $pages = new SearchPages("$tmp/web", $link_indexes);
     $profiles = "$tmp/profiles";
     mkdir($profiles, 0777);
     chmod($profiles, 0777);
@@ -53,7 +54,7 @@ function benchIn(string $tmp, string $dir, array $crawl, string $so, array $opti
         if ($switched) {
             // each switched copy, JIT's too, with its own work directory's
             // app/locale (the en_US Tokenizer Yioop loads)
-            $own_work = ownWorkDirectory($tree, "$dir/work", $plain, $options["link_indexes"] ?? false);
+            $own_work = ownWorkDirectory($tree, "$dir/work", $plain, $link_indexes);
             $format = switchOver($tree, $plain);
             $ini += ["extension" => $so, "yioop.format" => $format] + extensionIni();
         }
