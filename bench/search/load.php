@@ -165,6 +165,20 @@ function printLoad(array $load, array $queries, int $clients): void
                 $last[3], $last[0]) : "");
         }
     }
+    // first/last/highest cannot tell a step (one more chunk kept) from a slope
+    echo "the same less shared memory (the highest worker) at each tenth of the requests:\n";
+    foreach ($load as $name => $run) {
+        printf("%-14s %s\n", "$name  own", implode(" ", array_map(fn($kb) => sprintf("%.1f", $kb / 1024),
+            tenths(array_column($run["rss"], 4)))));
+    }
+}
+
+/** The samples that end each tenth of the run (each one once, where there are fewer than ten). */
+function tenths(array $samples): array
+{
+    $n = count($samples);
+    $ends = array_unique(array_map(fn($i) => max(0, intdiv($n * $i, 10) - 1), range(1, 10)));
+    return $n === 0 ? [] : array_map(fn($k) => $samples[$k], array_values($ends));
 }
 
 function printCacheStats(SearchPages $pages, array $names): void
