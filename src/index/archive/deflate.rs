@@ -20,7 +20,6 @@
 //!
 //! Nothing here touches PHP: the threads see only bytes.
 
-use super::zlib9;
 use libz_sys::{deflate, deflateEnd, deflateInit2_, deflateReset, uInt, voidpf, z_stream, zlibVersion, Z_DEFAULT_STRATEGY, Z_DEFLATED, Z_FINISH, Z_NO_FLUSH, Z_OK, Z_STREAM_END};
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -121,122 +120,64 @@ fn recycle(mut stream: Stream) {
     }
 }
 
-/// One gzip member being written: by [`zlib9`] where it writes zlib's
-/// bytes, else by zlib's stream with the bytes out so far.
-pub struct Member(Writer);
-
-enum Writer {
-    Native(Box<zlib9::Deflate>),
-    Zlib { stream: Option<Stream>, out: Vec<u8> },
-}
-
-thread_local! {
-    /// Native deflaters reset for reuse (each holds about 450 KiB of tables).
-    static NATIVE_POOL: std::cell::RefCell<Vec<Box<zlib9::Deflate>>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-fn native_deflater() -> Box<zlib9::Deflate> {
-    NATIVE_POOL.with(|pool| pool.borrow_mut().pop()).unwrap_or_default()
-}
-
-fn recycle_native(mut deflate: Box<zlib9::Deflate>) {
-    deflate.reset();
-    NATIVE_POOL.with(|pool| {
-        let mut pool = pool.borrow_mut();
-        if pool.len() < AHEAD_PER_THREAD {
-            pool.push(deflate);
-        }
-    });
+/// One gzip member being written: zlib's stream (boxed: zlib's state
+/// points back at it, so it never moves) and the bytes out so far.
+pub struct Member {
+    stream: Option<Stream>,
+    out: Vec<u8>,
 }
 
 impl Member {
     /// A member begun as `gzencode($text, 9)` begins it, `prefix` fed.
     pub fn start(prefix: &[u8]) -> Member {
-        if prefix.len() <= zlib9::MAX_WHOLE_INPUT && native_agrees() {
-            // A prefix past zlib9::MAX_INPUT is kept and written at the finish.
-            let mut deflate = native_deflater();
-            deflate.feed(prefix);
-            return Member(Writer::Native(deflate));
-        }
-        let mut member = Member(Writer::Zlib { stream: Some(Stream::new()), out: Vec::new() });
-        member.feed_zlib(prefix, Z_NO_FLUSH);
+        let mut member = Member { stream: Some(Stream::new()), out: Vec::new() };
+        member.feed(prefix, Z_NO_FLUSH);
         member
     }
 
-    fn feed_zlib(&mut self, input: &[u8], flush: c_int) {
-        let Writer::Zlib { stream, out } = &mut self.0 else { unreachable!("zlib's member") };
-        feed_stream(stream.as_mut().expect("open until finished"), out, input, flush);
+    fn feed(&mut self, input: &[u8], flush: c_int) {
+        let mut at = 0;
+        loop {
+            let chunk = (input.len() - at).min(uInt::MAX as usize);
+            if self.out.capacity() - self.out.len() < 4096 {
+                self.out.reserve(input.len() / 2 + 4096);
+            }
+            let spare = self.out.capacity() - self.out.len();
+            let status = unsafe {
+                let s = &mut *self.stream.as_mut().expect("open until finished").0;
+                s.next_in = input.as_ptr().add(at).cast_mut();
+                s.avail_in = chunk as uInt;
+                s.next_out = self.out.as_mut_ptr().add(self.out.len());
+                s.avail_out = spare.min(uInt::MAX as usize) as uInt;
+                let status = deflate(s, flush);
+                let written = spare.min(uInt::MAX as usize) - s.avail_out as usize;
+                self.out.set_len(self.out.len() + written);
+                at += chunk - s.avail_in as usize;
+                status
+            };
+            if flush == Z_FINISH && status == Z_STREAM_END {
+                return;
+            }
+            assert!(status == Z_OK || status == libz_sys::Z_BUF_ERROR, "zlib's deflate failed: {status}");
+            if flush == Z_NO_FLUSH && at == input.len() && self.stream.as_ref().expect("open until finished").0.avail_out != 0 {
+                return; // all taken, nothing held back for want of room
+            }
+        }
     }
 
     /// The member's bytes once `tail` is fed and the stream finished.
-    pub fn finish(self, tail: &[u8]) -> Vec<u8> {
-        match self.0 {
-            Writer::Native(mut deflate) => {
-                let bytes = deflate.finish(tail).unwrap_or_else(|| zlib_gzencode9(deflate.input()));
-                recycle_native(deflate);
-                bytes
-            }
-            Writer::Zlib { mut stream, mut out } => {
-                let mut open = stream.take().expect("open until finished");
-                feed_stream(&mut open, &mut out, tail, Z_FINISH);
-                recycle(open);
-                // Copied out exactly: records are kept (written.rs), and the room
-                // deflate had to spare would stay with each as a hole in the heap.
-                out.as_slice().to_vec()
-            }
-        }
-    }
-}
-
-fn feed_stream(stream: &mut Stream, out: &mut Vec<u8>, input: &[u8], flush: c_int) {
-    let mut at = 0;
-    loop {
-        let chunk = (input.len() - at).min(uInt::MAX as usize);
-        if out.capacity() - out.len() < 4096 {
-            out.reserve(input.len() / 2 + 4096);
-        }
-        let spare = out.capacity() - out.len();
-        let status = unsafe {
-            let s = &mut *stream.0;
-            s.next_in = input.as_ptr().add(at).cast_mut();
-            s.avail_in = chunk as uInt;
-            s.next_out = out.as_mut_ptr().add(out.len());
-            s.avail_out = spare.min(uInt::MAX as usize) as uInt;
-            let status = deflate(s, flush);
-            let written = spare.min(uInt::MAX as usize) - s.avail_out as usize;
-            out.set_len(out.len() + written);
-            at += chunk - s.avail_in as usize;
-            status
-        };
-        if flush == Z_FINISH && status == Z_STREAM_END {
-            return;
-        }
-        assert!(status == Z_OK || status == libz_sys::Z_BUF_ERROR, "zlib's deflate failed: {status}");
-        if flush == Z_NO_FLUSH && at == input.len() && stream.0.avail_out != 0 {
-            return; // all taken, nothing held back for want of room
-        }
+    pub fn finish(mut self, tail: &[u8]) -> Vec<u8> {
+        self.feed(tail, Z_FINISH);
+        recycle(self.stream.take().expect("open until finished"));
+        // Copied out exactly: records are kept (written.rs), and the room
+        // deflate had to spare would stay with each as a hole in the heap.
+        self.out.as_slice().to_vec()
     }
 }
 
 /// `gzencode($text, 9)`.
 pub fn gzencode9(text: &[u8]) -> Vec<u8> {
     Member::start(&[]).finish(text)
-}
-
-/// `gzencode($text, 9)` by the zlib this process links.
-pub fn zlib_gzencode9(text: &[u8]) -> Vec<u8> {
-    let mut member = Member(Writer::Zlib { stream: Some(Stream::new()), out: Vec::new() });
-    member.feed_zlib(&[], Z_NO_FLUSH);
-    member.finish(text)
-}
-
-/// Whether [`zlib9`] writes what the linked zlib writes, checked once a
-/// process on texts that take each of its paths (stored, fixed and dynamic
-/// blocks, long and overflowing codes, chains zlib cuts short): true for
-/// zlib 1.2.12 to 1.3.1; a zlib of another lineage keeps its own deflate.
-pub fn native_agrees() -> bool {
-    static AGREES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AGREES.get_or_init(|| zlib9::probes().iter().all(|text| zlib9::gzencode9(text).as_deref() == Some(&zlib_gzencode9(text)[..])))
 }
 
 /// The zlib deflate runs with (`zlibVersion()`), for phpinfo and tests.

@@ -19,7 +19,6 @@ pub mod deflate;
 pub mod inflate;
 pub mod record_cache;
 pub mod written;
-pub mod zlib9;
 
 
 use std::fs::File;
