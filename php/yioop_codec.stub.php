@@ -904,8 +904,8 @@ namespace seekquarry\yioop\library {
      * The six functions Yioop leaves undefined when this extension is loaded
      * are also registered here, for Yioop's C\NS_LIB . "name" string
      * callables, which never fall back to the global namespace. No other
-     * namespaced name is registered: it would collide with Yioop's own
-     * declaration.
+     * of Yioop's names is registered here: it would collide with Yioop's
+     * own declaration.
      */
 
     /** \unpackListModified9(), under Yioop's library namespace. */
@@ -925,6 +925,25 @@ namespace seekquarry\yioop\library {
 
     /** \adjustWeightCallback(), under Yioop's library namespace. */
     function adjustWeightCallback(int $weight_info, int $adjustment): int {}
+}
+
+namespace seekquarry\yioop\executables {
+    /**
+     * PHP's gzuncompress($data, $max_length), where Yioop's QueueServer and
+     * Fetcher look first: their unqualified calls try their own namespace
+     * before the global one. The queue server inflates each site of each
+     * fetcher upload with it (processIndexArchive). A string whose zlib
+     * stream ends, inflating to at most 8 MiB, is answered natively by
+     * zlib-rs, which fails where zlib does (bytes after the stream ignored,
+     * as PHP's inflate loop ignores them); every other call (a stream zlib
+     * rejects, a preset dictionary, a $max_length, a value that is not a
+     * string) runs PHP's own gzuncompress with the same arguments, so its
+     * value, warnings and errors are PHP's. Two differences, neither in
+     * Yioop's calls: a wrong argument count names this function, and a
+     * value that is not a string is converted as a caller without
+     * strict_types would convert it.
+     */
+    function gzuncompress(mixed $data, mixed $max_length = 0): mixed {}
 }
 
 namespace yioop_codec\snippets {

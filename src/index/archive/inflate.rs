@@ -37,6 +37,55 @@ thread_local! {
     // zlib's raw inflate (PHP's gzinflate: windowBits -15), made once a
     // thread and reset per record.
     static INFLATER: RefCell<Decompress> = RefCell::new(Decompress::new(false));
+    // zlib's format (PHP's gzuncompress: windowBits 15) and the buffer it
+    // inflates into, kept a thread.
+    static ZLIB_INFLATER: RefCell<(Decompress, Vec<u8>)> = RefCell::new((Decompress::new(true), Vec::new()));
+}
+
+/// `gzuncompress` outputs larger than this are left to PHP (whose memory
+/// limit then decides, as it would there).
+pub const MAX_UNCOMPRESSED: usize = 8 << 20;
+/// The inflate buffer kept between calls at most (a site is a few KiB).
+const KEPT_BUFFER: usize = 1 << 20;
+
+/// `gzuncompress($data)` (no length limit) where it is sure of PHP's answer,
+/// handed to `each`: a zlib stream that ends, what follows it ignored, as
+/// PHP's inflate loop ignores it. PHP inflates in at most 100 rounds into
+/// a buffer that starts at the input's length and grows by an eighth each
+/// (`php_zlib_inflate_rounds`): over 100,000 times the input, more than
+/// any deflate stream gives (about 1,032 bytes a byte), so the rounds
+/// never run out. zlib-rs fails where zlib does, so any stream PHP's
+/// gzuncompress would warn on is [`Decline`], as are a preset dictionary
+/// and outputs past [`MAX_UNCOMPRESSED`].
+pub fn gzuncompress_with<R>(data: &[u8], each: impl FnOnce(&[u8]) -> R) -> Result<R, Decline> {
+    ZLIB_INFLATER.with_borrow_mut(|(inflater, out)| {
+        inflater.reset(true);
+        out.clear();
+        let answer = inflate_zlib(inflater, data, out).map(|()| each(out));
+        if out.capacity() > KEPT_BUFFER {
+            *out = Vec::new();
+        }
+        answer
+    })
+}
+
+/// `data`'s zlib stream into `out`, up to [`MAX_UNCOMPRESSED`] bytes.
+fn inflate_zlib(inflater: &mut Decompress, data: &[u8], out: &mut Vec<u8>) -> Result<(), Decline> {
+    loop {
+        if out.len() == out.capacity() {
+            if out.len() >= MAX_UNCOMPRESSED {
+                return Err(Decline);
+            }
+            out.reserve((out.len().max(data.len()) * 4).min(MAX_UNCOMPRESSED - out.len()).max(64));
+        }
+        let (read, written) = (inflater.total_in(), inflater.total_out());
+        match inflater.decompress_vec(&data[read as usize..], out, FlushDecompress::None) {
+            Ok(Status::StreamEnd) if out.len() <= MAX_UNCOMPRESSED => return Ok(()),
+            Ok(Status::Ok | Status::BufError) if inflater.total_in() != read || inflater.total_out() != written || out.len() == out.capacity() => {}
+            // No progress with room to spare: the input ran out.
+            _ => return Err(Decline),
+        }
+    }
 }
 
 /// The bytes `record` inflates to, as its trailer says, if it is a member
@@ -191,6 +240,71 @@ pub(super) mod tests {
         record.extend_from_slice(&crc.sum().to_le_bytes());
         record.extend_from_slice(&4u32.to_le_bytes());
         assert_eq!(&*inflate(&record).unwrap(), b"aaaa");
+    }
+
+    /// What PHP's `gzuncompress($data)` gives, as php_zlib_inflate_rounds
+    /// runs zlib (zlib-rs here): its 100 rounds of growing buffers.
+    fn php_gzuncompress(data: &[u8]) -> Option<Vec<u8>> {
+        let mut d = flate2::Decompress::new(true);
+        let mut size = data.len();
+        let mut out: Vec<u8> = Vec::new();
+        for _ in 0..100 {
+            out.reserve_exact(size - out.len());
+            let status = d.decompress_vec(&data[d.total_in() as usize..], &mut out, flate2::FlushDecompress::None);
+            match status {
+                Ok(flate2::Status::StreamEnd) => return Some(out),
+                Ok(flate2::Status::BufError) => {}
+                Ok(flate2::Status::Ok) if d.total_in() as usize != data.len() => {}
+                _ => return None,
+            }
+            size += (size >> 3) + 1;
+        }
+        None
+    }
+
+    fn zlib_compress(text: &[u8]) -> Vec<u8> {
+        let mut c = libdeflater::Compressor::new(libdeflater::CompressionLvl::new(6).unwrap());
+        let mut out = vec![0; c.zlib_compress_bound(text.len())];
+        let n = c.zlib_compress(text, &mut out).unwrap();
+        out.truncate(n);
+        out
+    }
+
+    #[test]
+    fn gzuncompress_gives_phps_bytes_or_declines() {
+        let text: Vec<u8> = (0..3000u32).flat_map(|i| format!("s:{}:\"{i}\";", i.to_string().len()).into_bytes()).collect();
+        let good = zlib_compress(&text);
+        assert_eq!(gzuncompress_with(&good, <[u8]>::to_vec), Ok(text.clone()));
+        let mut longer = good.clone();
+        longer.extend_from_slice(b"after the stream");
+        assert_eq!(gzuncompress_with(&longer, <[u8]>::to_vec), Ok(text.clone()), "what follows the stream is ignored");
+        assert_eq!(gzuncompress_with(&zlib_compress(b""), <[u8]>::to_vec), Ok(Vec::new()));
+        for cut in [0, 1, 2, good.len() / 2, good.len() - 4, good.len() - 1] {
+            assert_eq!(gzuncompress_with(&good[..cut], <[u8]>::to_vec), Err(Decline), "cut at {cut}");
+        }
+        let mut declined = 0;
+        for at in 0..good.len().min(400) {
+            let mut bad = good.clone();
+            bad[at] ^= 0x10;
+            match gzuncompress_with(&bad, <[u8]>::to_vec) {
+                Ok(out) => assert_eq!(Some(out), php_gzuncompress(&bad), "byte {at}"),
+                Err(Decline) => declined += 1,
+            }
+        }
+        assert!(declined > 300, "nearly every damage declines");
+    }
+
+    #[test]
+    fn gzuncompress_takes_the_densest_streams_and_leaves_the_largest() {
+        // 2 MB of zeros in about 2 KB, deflate's densest: PHP's rounds hold it.
+        let zeros = zlib_compress(&vec![0u8; 2 << 20]);
+        assert_eq!(gzuncompress_with(&zeros, |out| out.len()), Ok(2 << 20));
+        assert_eq!(php_gzuncompress(&zeros).map(|out| out.len()), Some(2 << 20));
+        // A large output's buffer is not kept for the next call.
+        assert!(ZLIB_INFLATER.with_borrow(|(_, out)| out.capacity()) <= KEPT_BUFFER);
+        // Past MAX_UNCOMPRESSED: left to PHP.
+        let more = zlib_compress(&vec![0u8; MAX_UNCOMPRESSED + 1]);
+        assert_eq!(gzuncompress_with(&more, |out| out.len()), Err(Decline));
     }
 
     #[test]
