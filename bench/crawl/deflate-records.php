@@ -11,6 +11,11 @@
  * over it. Stand-in records: the summaries Yioop stores are these sites
  * with a few more fields.
  */
+declare(strict_types=1);
+
+require_once dirname(__DIR__, 2) . "/tests/tools/yioop/stock-setup.php";
+require_once dirname(__DIR__) . "/scale/uploads.php";
+
 [, $dir] = $argv + [1 => ""];
 $max_batches = (int)($argv[2] ?? 4);
 $files = array_slice(glob("$dir/batch*.txt") ?: [], 0, $max_batches);
@@ -20,12 +25,8 @@ if (!$files) {
 }
 $records = [];
 foreach ($files as $file) {
-    $upload = base64_decode(strtr(file_get_contents($file), ["." => "+", "~" => "=", "_" => "/"]));
-    $sites = substr($upload, 4, (int)hexdec(bin2hex(substr($upload, 0, 4))));
-    for ($pos = 0; $pos < strlen($sites); $pos += $len) {
-        $len = (int)hexdec(bin2hex(substr($sites, $pos, 4)));
-        $pos += 4;
-        $site = unserialize(gzuncompress(substr($sites, $pos, $len)));
+    foreach (uploadSites(file_get_contents($file)) as $text) {
+        $site = unserialize($text);
         $site["offset"] = 1234567;
         $records[] = serialize($site);
     }

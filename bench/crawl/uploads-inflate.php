@@ -10,6 +10,11 @@
  * inflated by both, alternating upload by upload; every output must be the
  * same (exit 1 if not).
  */
+declare(strict_types=1);
+
+require_once dirname(__DIR__, 2) . "/tests/tools/yioop/stock-setup.php";
+require_once dirname(__DIR__) . "/scale/uploads.php";
+
 [, $dir] = $argv + [1 => ""];
 $rounds = (int)($argv[2] ?? 3);
 $files = glob("$dir/batch*.txt") ?: [];
@@ -22,14 +27,7 @@ $time = ['php' => 0, 'extension' => 0];
 $sites = 0;
 for ($round = 0; $round < $rounds; $round++) {
     foreach ($files as $file) {
-        $upload = base64_decode(strtr(file_get_contents($file), ["." => "+", "~" => "=", "_" => "/"]));
-        $all = substr($upload, 4, (int)hexdec(bin2hex(substr($upload, 0, 4))));
-        $strings = [];
-        for ($pos = 0; $pos < strlen($all); $pos += $len) {
-            $len = (int)hexdec(bin2hex(substr($all, $pos, 4)));
-            $pos += 4;
-            $strings[] = substr($all, $pos, $len);
-        }
+        $strings = compressedUploadSites(file_get_contents($file));
         $out = [];
         foreach (['php' => 'gzuncompress', 'extension' => $native] as $side => $function) {
             $start = hrtime(true);

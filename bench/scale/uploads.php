@@ -10,6 +10,18 @@ declare(strict_types=1);
 /** The serialized sites of $upload; fails on anything else. */
 function uploadSites(string $upload): array
 {
+    return array_map(function (string $compressed): string {
+        $site = gzuncompress($compressed);
+        if ($site === false) {
+            throw new SetUpFailure("a site of the upload does not inflate");
+        }
+        return $site;
+    }, compressedUploadSites($upload));
+}
+
+/** The sites of $upload as it holds them, gzcompress'd; fails on anything else. */
+function compressedUploadSites(string $upload): array
+{
     $bytes = (string)base64_decode(strtr($upload, "._~", "+/="), true);
     if (strlen($bytes) < 4 || strlen($bytes) != 4 + unpack("N", $bytes)[1]) {
         throw new SetUpFailure("not an upload of sites only");
@@ -17,11 +29,7 @@ function uploadSites(string $upload): array
     $sites = [];
     for ($at = 4; $at < strlen($bytes); $at += 4 + $size) {
         $size = unpack("N", $bytes, $at)[1];
-        $site = gzuncompress(substr($bytes, $at + 4, $size));
-        if ($site === false) {
-            throw new SetUpFailure("a site of the upload does not inflate");
-        }
-        $sites[] = $site;
+        $sites[] = substr($bytes, $at + 4, $size);
     }
     return $sites;
 }
