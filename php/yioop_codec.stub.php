@@ -848,6 +848,24 @@ namespace yioop_codec\phrase {
     function stemCharGramSegment(mixed $class, mixed $string, mixed $lang, mixed $to_string = false): array|string|null {}
 
     /**
+     * PhraseParser's static extractTermSentencePositionsTags($string,
+     * $lang, $extract_sentences), called on $class: ["TERM_POSITIONS" =>
+     * each of stemCharGramSegment's terms => its positions, from 1], and
+     * for a true $extract_sentences "SENTENCES" => each sentence of
+     * mb_strtolower($string) => its positions, a sentence starting after
+     * the str_word_count words of those before it. Sentences are Yioop's
+     * pieces of preg_split at runs of two or more newlines and . ! ? 。！？,
+     * trimmed, "" and "0" dropped (empty); a term or sentence that is an
+     * integer's decimal is an int key. [] where there are no terms. Null
+     * ("declines") wherever stemCharGramSegment declines, where $class's
+     * own stemCharGramSegment is not the switched one, and, for sentences,
+     * where the en_US Tokenizer lacks tagTokenizePartOfSpeech, the C
+     * library's letters are not ASCII's (str_word_count asks isalpha), or
+     * $extract_sentences is an object or a resource.
+     */
+    function extractTermSentencePositionsTags(mixed $class, mixed $string, mixed $lang = null, mixed $extract_sentences = false): ?array {}
+
+    /**
      * PhraseParser's static hyphenateEntities(&$string, $lang), called on
      * $class: the runs of words that the locale's cached n-word-gram filter
      * holds, hyphenated as Yioop hyphenates them: the longest window the

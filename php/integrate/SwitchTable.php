@@ -361,6 +361,8 @@ final class SwitchTable
             ],
             'methods' => [
                 'stemCharGramSegment' => ['869a18e731405482', 'declines_static'],
+                'extractTermSentencePositionsTags' => ['082c6651e49ef036',
+                    'declines_static'],
                 'hyphenateEntities' => ['bc5d6936b8a731ce',
                     'declines_void_static'],
                 // Reads its own statics; its unsafe terms are Yioop's.

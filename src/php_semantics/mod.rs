@@ -3,7 +3,7 @@
 //!
 //! - [`ini`]: which INI texts `parse_ini_file` reads the same in every request.
 //! - [`num`]: PHP's number arithmetic (int or float), overflow into float, `(int)` casts, integer keys.
-//! - [`text`]: `trim`'s default characters.
+//! - [`text`]: `trim`'s default characters, `str_word_count`.
 //! - [`unserialize`]: `unserialize` for the values a summary holds.
 //! - [`zlib`]: whether `gzdecode` succeeds, without its warning.
 

@@ -3,8 +3,9 @@
 //! (`stemCharGramSegment`'s lower-casing, `mb_ereg_replace` of spaces and
 //! punctuation, `segmentSegment`'s `trim` and `preg_split`), and joining
 //! runs of words that the n-word-gram filter knows into one hyphenated
-//! entity (`hyphenateEntities`), and the safe-search score's arithmetic.
-//! Stemming and the filter are the caller's.
+//! entity (`hyphenateEntities`), each term's and sentence's positions
+//! (`extractTermSentencePositionsTags`), and the safe-search score's
+//! arithmetic. Stemming and the filter are the caller's.
 //!
 //! Yioop's separators are regexes run by two engines: `\s` and the
 //! `PUNCT` constant's alternation of single characters, first through
@@ -15,7 +16,8 @@
 //! own engines against these tables.
 
 use crate::php_semantics::num::{self, Num};
-use crate::php_semantics::text::php_trim;
+use crate::php_semantics::text::{php_trim, str_word_count};
+use rustc_hash::FxHashMap;
 
 /// Oniguruma's `\s` for UTF-8 (`mb_ereg_replace`).
 const ONIG_SPACE: &[char] = &[
@@ -292,9 +294,145 @@ pub fn safe_search_score(num_unsafe_terms: i64, unsafe_count: Num, len: i64) -> 
     num::div(num::mul(Num::Int(num_unsafe_terms), unsafe_count), num::add(Num::Int(len), Num::Int(1)))
 }
 
+/// Terms or sentences with the positions each was met at, keys in the
+/// order first met: the lists `extractTermSentencePositionsTags` keys by
+/// them. Held flat (one list of positions, grouped by key), since a list
+/// per key cost more than the rest of the work.
+#[derive(Default)]
+pub struct Positions<'a> {
+    keys: Vec<&'a [u8]>,
+    /// Where each key's positions start in `positions`, and one past the last.
+    starts: Vec<usize>,
+    positions: Vec<i64>,
+}
+
+impl<'a> Positions<'a> {
+    /// Groups `(key, position)`, in order, by key. Distinct strings are
+    /// distinct PHP keys (only a canonical decimal becomes an int key), so
+    /// grouping by bytes is grouping by key.
+    fn grouped(met: impl ExactSizeIterator<Item = (&'a [u8], i64)>) -> Positions<'a> {
+        let mut slot_of: FxHashMap<&[u8], usize> = FxHashMap::with_capacity_and_hasher(met.len(), Default::default());
+        let mut keys = Vec::new();
+        let mut counts = Vec::new();
+        let met: Vec<(usize, i64)> = met
+            .map(|(key, position)| {
+                let slot = *slot_of.entry(key).or_insert_with(|| {
+                    keys.push(key);
+                    counts.push(0);
+                    keys.len() - 1
+                });
+                counts[slot] += 1;
+                (slot, position)
+            })
+            .collect();
+        let mut starts = Vec::with_capacity(keys.len() + 1);
+        let mut next = 0;
+        for count in &counts {
+            starts.push(next);
+            next += count;
+        }
+        starts.push(next);
+        let mut fill = starts.clone();
+        let mut positions = vec![0; met.len()];
+        for (slot, position) in met {
+            positions[fill[slot]] = position;
+            fill[slot] += 1;
+        }
+        Positions { keys, starts, positions }
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Each key with its positions, in the order first met.
+    pub fn iter(&self) -> impl Iterator<Item = (&'a [u8], &[i64])> + '_ {
+        self.keys.iter().enumerate().map(|(i, key)| (*key, &self.positions[self.starts[i]..self.starts[i + 1]]))
+    }
+}
+
+/// `extractTermSentencePositionsTags`' `TERM_POSITIONS`: each term's
+/// positions, the first term at 1.
+pub fn term_positions<'a>(terms: &[&'a [u8]]) -> Positions<'a> {
+    Positions::grouped(terms.iter().enumerate().map(|(i, term)| (*term, i as i64 + 1)))
+}
+
+/// Its `SENTENCES`, from the lower-cased text: the pieces of
+/// `preg_split("/(\n\n+)|\.|\!|\?|。|！|？/u")`, trimmed, "" and "0"
+/// dropped (`empty`); each sentence's positions count the words
+/// (`str_word_count`) of the sentences before it, from 1.
+pub fn sentence_positions(lowered: &str) -> Positions<'_> {
+    let mut pos: i64 = 1;
+    let sentences: Vec<(&[u8], i64)> = sentence_pieces(lowered)
+        .into_iter()
+        .map(php_trim)
+        .filter(|sentence| !sentence.is_empty() && *sentence != "0")
+        .map(|sentence| {
+            let at = pos;
+            pos += str_word_count(sentence.as_bytes()) as i64;
+            (sentence.as_bytes(), at)
+        })
+        .collect();
+    Positions::grouped(sentences.into_iter())
+}
+
+/// The delimiters of that split. Each alternative starts with its own
+/// character, and UTF-8 never holds one multi-byte character inside
+/// another, so bytes serve.
+fn sentence_pieces(text: &str) -> Vec<&str> {
+    const WIDE: [&[u8]; 3] = ["。".as_bytes(), "！".as_bytes(), "？".as_bytes()];
+    let bytes = text.as_bytes();
+    let (mut pieces, mut start, mut i) = (Vec::new(), 0, 0);
+    while i < bytes.len() {
+        let delimiter = match bytes[i] {
+            b'\n' if bytes.get(i + 1) == Some(&b'\n') => bytes[i..].iter().take_while(|&&b| b == b'\n').count(),
+            b'.' | b'!' | b'?' => 1,
+            0xE3 | 0xEF => WIDE.iter().find(|wide| bytes[i..].starts_with(wide)).map_or(0, |wide| wide.len()),
+            _ => 0,
+        };
+        if delimiter == 0 {
+            i += 1;
+            continue;
+        }
+        pieces.push(&text[start..i]);
+        i += delimiter;
+        start = i;
+    }
+    pieces.push(&text[start..]);
+    pieces
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn listed<'a>(positions: &'a Positions) -> Vec<(&'a str, &'a [i64])> {
+        positions.iter().map(|(key, at)| (std::str::from_utf8(key).unwrap(), at)).collect()
+    }
+
+    #[test]
+    fn term_positions_group_each_term_in_the_order_first_met() {
+        let terms: [&[u8]; 5] = [b"a", b"b", b"a", b"12", b"b"];
+        assert_eq!(listed(&term_positions(&terms)), [("a", &[1, 3][..]), ("b", &[2, 5]), ("12", &[4])]);
+        assert!(term_positions(&[]).is_empty());
+    }
+
+    #[test]
+    fn sentence_positions_are_yioops_split_trim_and_word_counts() {
+        // Expected values from Yioop's loop run by PHP 8.2.
+        let text = "one two. three!\n\nfour ?0. one two.\n\n\n x。y z！-z？w'";
+        assert_eq!(listed(&sentence_positions(text)), [("one two", &[1, 5][..]), ("three", &[3]), ("four", &[4]), ("x", &[7]), ("y z", &[8]), ("-z", &[10]), ("w'", &[11])]);
+        // One newline does not split; "0" is dropped, "00" kept; a number
+        // has no words.
+        let text = "a\nb.\n.\n\n\n12. 12 .  0 .00. don't re-do it-. ";
+        assert_eq!(listed(&sentence_positions(text)), [("a\nb", &[1][..]), ("12", &[3, 3]), ("00", &[3]), ("don't re-do it-", &[3])]);
+        assert!(sentence_positions("").is_empty());
+        assert!(sentence_positions("...").is_empty());
+    }
 
     fn yioop_punct() -> Separators {
         Separators::from_alternation(r#"\.|\,|\:|\;|"|\'|\[|\/|\%|\?|\]|\{|\}|\(|\)|\!|\||।|\&|\`|\’|\‘|©|®|™|℠|…|\/|\>|，|\=|。|）|：|、|”|“|《|》|（|「|」|★|【|】|·|\+|\*|；|！|—|―|？|！|،|؛|؞|؟|٪|٬|٭|\‚|\‘"#).unwrap()

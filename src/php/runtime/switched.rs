@@ -25,6 +25,12 @@ pub fn calls_native(class: &'static str, method: &'static str, native: &'static 
     switched
 }
 
+/// `calls_native` for a class known only at run time (the class a
+/// switched method was called on); looked at each call.
+pub fn class_calls_native(scope: *mut zend_class_entry, method: &str, native: &str) -> bool {
+    method_calls(scope, method, native)
+}
+
 thread_local! {
     /// The methods found switched in this request (a class's code does not
     /// change before its end; one not loaded yet is looked at again).

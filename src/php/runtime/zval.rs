@@ -20,6 +20,27 @@ pub fn int_like(value: &Zval) -> Option<i64> {
     long_of(value).or_else(|| crate::php_semantics::num::integer_key(value.zend_str()?.as_bytes()))
 }
 
+/// `(bool)$value` for the scalar types, null and arrays; None for an
+/// object or a resource (whose conversion callers leave to PHP).
+pub fn truthy(value: &Zval) -> Option<bool> {
+    if value.is_null() {
+        return Some(false);
+    }
+    if let Some(b) = value.bool() {
+        return Some(b);
+    }
+    if let Some(i) = long_of(value) {
+        return Some(i != 0);
+    }
+    if let Some(d) = value.double() {
+        return Some(d != 0.0);
+    }
+    if let Some(s) = value.zend_str() {
+        return Some(!matches!(s.as_bytes(), b"" | b"0"));
+    }
+    value.array().map(|array| array.len() > 0)
+}
+
 /// An int zval, built directly: `set_long` would first inspect the old
 /// value, which a fresh zval does not have, and that dominated list building.
 #[inline]

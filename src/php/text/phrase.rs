@@ -1,6 +1,7 @@
 //! `yioop_codec\phrase\*`: PhraseParser's passes over every page the
 //! queue server indexes (core: `crate::text::phrase`): `stemCharGramSegment`,
-//! `hyphenateEntities`, `computeSafeSearchScore`, called by the switched
+//! `extractTermSentencePositionsTags`, `hyphenateEntities`,
+//! `computeSafeSearchScore`, called by the switched
 //! static methods with the class they were called on (`static::class`).
 //! Their contracts, declines included: php/yioop_codec.stub.php.
 //!
@@ -10,27 +11,29 @@
 //! its URL regex, where it has the shape of Yioop's, is matched natively
 //! (`crate::text::unsafe_url`), and otherwise by PHP's own preg_match. The
 //! n-word-gram look-ups ask the filter NWordGrams has cached, as the native
-//! `ngramsContains` does. The first two rely on methods of other Yioop
-//! files (the en_US Tokenizer's `stem`, `NWordGrams::ngramsContains`) and
-//! run only where those are switched too (`crate::php::runtime::switched`).
+//! `ngramsContains` does. The first three rely on methods of other Yioop
+//! files (the en_US Tokenizer's `stem`, `NWordGrams::ngramsContains`), and
+//! the positions on the class's own `stemCharGramSegment`: they run only
+//! where those are switched too (`crate::php::runtime::switched`).
 
 use crate::php::runtime::classes::{live_statics, loaded, static_array, static_property};
-use crate::php::runtime::keys::{find, find_string, values, Key};
-use crate::php::runtime::convert::{bytes_zval, is_numeric, num_zval};
+use crate::php::runtime::keys::{find, find_string, update, values, Key};
+use crate::php::runtime::convert::{bytes_zval, int_list, is_numeric, num_zval};
 use crate::php::text::ngrams;
 use crate::php::runtime::arrays::list_of;
 use crate::php::runtime::engine::{call_function, constant, pcre_limits_at_least};
 use crate::php::runtime::function::{self, Param};
 use crate::php::text::en_us::stem::Stemmer;
-use crate::php::runtime::zval::{array_zval, bool_zval, long_of, long_zval};
-use crate::php::runtime::switched::calls_native;
+use crate::php::runtime::zval::{array_zval, bool_zval, empty_array_zval, long_of, long_zval, truthy};
+use crate::php::runtime::switched::{calls_native, class_calls_native};
+use crate::php::text::en_us::triplets::ctype_is_ascii;
 use crate::php_semantics::num::{self, Num};
 use crate::text::unsafe_url::UnsafeUrlRegex;
-use crate::text::phrase::{hyphenate_entities, lower_case, replace_separators, safe_search_score, split_terms, trims_to_nothing, Separators};
+use crate::text::phrase::{hyphenate_entities, lower_case, replace_separators, safe_search_score, sentence_positions, split_terms, term_positions, trims_to_nothing, Positions, Separators};
 use ext_php_rs::ffi::{zend_class_entry, zend_hash_str_find, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendObject, Zval};
+use ext_php_rs::types::{ZendHashTable, ZendObject, Zval};
 use std::cell::RefCell;
 
 /// The only tokenizer whose stemmer is native.
@@ -42,6 +45,13 @@ php_function!(STEM_CHAR_GRAM_SEGMENT, stem_char_gram_segment_handler, "yioop_cod
     let [class, text, lang] = args.values::<3>();
     let to_string = args.take_optional(3).map(|z| z.dereference());
     Ok(stem_char_gram_segment(class, text.dereference(), lang.dereference(), to_string).unwrap_or_default())
+});
+
+php_function!(EXTRACT_TERM_SENTENCE_POSITIONS_TAGS, extract_term_sentence_positions_tags_handler, "yioop_codec\\phrase\\extractTermSentencePositionsTags", [Param::Value("class"), Param::Value("string"), Param::Optional("lang", "null"), Param::Optional("extract_sentences", "false")], DataType::Mixed, |args| {
+    let [class, text] = args.values::<2>();
+    let lang = args.take_optional(2).map(|z| &*z.dereference());
+    let sentences = args.take_optional(3).map(|z| &*z.dereference());
+    Ok(term_sentence_positions(class, text.dereference(), lang, sentences).unwrap_or_default())
 });
 
 php_function!(HYPHENATE_ENTITIES, hyphenate_entities_handler, "yioop_codec\\phrase\\hyphenateEntities", [Param::Value("class"), Param::Reference("string"), Param::Optional("lang", "null")], DataType::Bool, |args| {
@@ -156,16 +166,23 @@ fn pcre_tables_are_built_in() -> bool {
 }
 
 fn stem_char_gram_segment(class: &Zval, text: &Zval, lang: &Zval, to_string: Option<&Zval>) -> Option<Zval> {
-    let text = utf8(text)?;
-    let lang = locale(lang)?;
-    if lang == b"hi" {
-        return None;
-    }
     let to_string = match to_string {
         None => false,
         Some(z) if z.is_null() => false,
         Some(z) => z.bool().or_else(|| z.long().map(|i| i != 0))?,
     };
+    stems_of(class, text, lang, |stems, _| terms_zval(stems, to_string))
+}
+
+/// stemCharGramSegment's terms of `text`, handed to `take` with
+/// `mb_strtolower($text)`; None where the native stemCharGramSegment
+/// declines.
+fn stems_of<R>(class: &Zval, text: &Zval, lang: &Zval, take: impl FnOnce(&[&[u8]], &str) -> R) -> Option<R> {
+    let text = utf8(text)?;
+    let lang = locale(lang)?;
+    if lang == b"hi" {
+        return None;
+    }
     let parser = loaded(class)?;
     if static_array(parser, "programming_language_map").is_none_or(|map| has_key(map, lang)) {
         return None;
@@ -182,9 +199,10 @@ fn stem_char_gram_segment(class: &Zval, text: &Zval, lang: &Zval, to_string: Opt
         return None;
     }
     let mut stemmer = Stemmer::of_class(EN_TOKENIZER)?;
-    let replaced = replace_separators(&lower_case(text, &mut mb_strtolower)?, &separators);
+    let lowered_text = lower_case(text, &mut mb_strtolower)?;
+    let replaced = replace_separators(&lowered_text, &separators);
     if replaced.is_empty() || replaced == "0" {
-        return Some(terms_zval(&[], to_string));
+        return Some(take(&[], &lowered_text));
     }
     let segmented = segment(tokenizer, &replaced, lang)?;
     let lowered = lower_case(&segmented, &mut mb_strtolower)?;
@@ -196,9 +214,52 @@ fn stem_char_gram_segment(class: &Zval, text: &Zval, lang: &Zval, to_string: Opt
         .map(|term| if term.contains('_') { Err(term) } else { Ok(stemmer.stem_number(term.as_bytes())) })
         .collect();
     let stems: Vec<&[u8]> = terms.iter().map(|term| term.map_or_else(str::as_bytes, |at| stemmer.stemmed(at))).collect();
-    let terms = terms_zval(&stems, to_string);
+    let taken = take(&stems, &lowered_text);
     stemmer.leave_state();
-    Some(terms)
+    Some(taken)
+}
+
+/// extractTermSentencePositionsTags: stemCharGramSegment's terms with
+/// their positions, and with `$extract_sentences` the lower-cased text's
+/// sentences with theirs. Runs where Yioop's method would call the native
+/// stemCharGramSegment (the class's own is switched) and, for sentences,
+/// where the en_US Tokenizer has tagTokenizePartOfSpeech and
+/// `str_word_count`'s letters are ASCII's.
+fn term_sentence_positions(class: &Zval, text: &Zval, lang: Option<&Zval>, extract_sentences: Option<&Zval>) -> Option<Zval> {
+    let sentences = extract_sentences.map_or(Some(false), truthy)?;
+    let lang = lang?;
+    if !class_calls_native(loaded(class)?, "stemchargramsegment", "yioop_codec\\phrase\\stemchargramsegment") {
+        return None;
+    }
+    if sentences && !(ctype_is_ascii() && tags_parts_of_speech()?) {
+        return None;
+    }
+    stems_of(class, text, lang, |stems, lowered| {
+        if stems.is_empty() {
+            return empty_array_zval();
+        }
+        let mut out = ZendHashTable::with_capacity(2);
+        let _ = out.insert("TERM_POSITIONS", positions_zval(&term_positions(stems)));
+        if sentences {
+            let _ = out.insert("SENTENCES", positions_zval(&sentence_positions(lowered)));
+        }
+        array_zval(out)
+    })
+}
+
+/// `method_exists` of the en_US Tokenizer's tagTokenizePartOfSpeech (the
+/// tokenizer stems_of finds is that class).
+fn tags_parts_of_speech() -> Option<bool> {
+    call_function("method_exists", &mut [bytes_zval(EN_TOKENIZER.as_bytes()), bytes_zval(b"tagTokenizePartOfSpeech")])?.bool()
+}
+
+/// `[key => [positions]]`, keys as PHP makes them of strings.
+fn positions_zval(positions: &Positions) -> Zval {
+    let mut array = ZendHashTable::with_capacity(positions.len() as u32);
+    for (key, at) in positions.iter() {
+        update(&mut array, Key::of_string(key), int_list(at.iter().copied()));
+    }
+    array_zval(array)
 }
 
 fn terms_zval(terms: &[&[u8]], to_string: bool) -> Zval {
@@ -309,5 +370,5 @@ fn has_key(table: &HashTable, key: &[u8]) -> bool {
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    function::register(module, &[(&STEM_CHAR_GRAM_SEGMENT, stem_char_gram_segment_handler), (&HYPHENATE_ENTITIES, hyphenate_entities_handler), (&COMPUTE_SAFE_SEARCH_SCORE, compute_safe_search_score_handler)])
+    function::register(module, &[(&STEM_CHAR_GRAM_SEGMENT, stem_char_gram_segment_handler), (&EXTRACT_TERM_SENTENCE_POSITIONS_TAGS, extract_term_sentence_positions_tags_handler), (&HYPHENATE_ENTITIES, hyphenate_entities_handler), (&COMPUTE_SAFE_SEARCH_SCORE, compute_safe_search_score_handler)])
 }

@@ -1,10 +1,11 @@
 <?php
 /**
  * Yioop's classes that the native PhraseParser passes read, under their
- * names, for tests/text/PhraseTest.php and tests/text/TripletsTest.php: the en_US
- * Tokenizer (its no-stem list, its stemmer's scratch, its segment() that
- * gives its input back, the statics its triplets read, a method with the
- * statics its canonicalization reads) and
+ * names, for tests/text/PhraseTest.php, SentencesTest.php and
+ * TripletsTest.php: the en_US Tokenizer (its no-stem list, its stemmer's
+ * scratch, its segment() that gives its input back, a
+ * tagTokenizePartOfSpeech, the statics its triplets read, a method with
+ * the statics its canonicalization reads) and
  * NWordGrams (its filter cache). Their stem and ngramsContains hand the
  * call to the native functions, as the integration tool's guards do: the
  * native passes check that they do.
@@ -35,6 +36,12 @@ namespace seekquarry\yioop\locale\en_US\resources {
             public static function stem($word)
             {
                 return \yioop_codec\stem_en\stem(static::class, $word);
+            }
+
+            // Its existence is what extractTermSentencePositionsTags asks.
+            public static function tagTokenizePartOfSpeech($text)
+            {
+                return \yioop_codec\triplets_en\tagTokenizePartOfSpeech(static::class, $text);
             }
 
             /** tests/text/CanonicalTest.php sets Yioop's replacement list. */
