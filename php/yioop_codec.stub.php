@@ -866,6 +866,32 @@ namespace yioop_codec\phrase {
     function extractTermSentencePositionsTags(mixed $class, mixed $string, mixed $lang = null, mixed $extract_sentences = false): ?array {}
 
     /**
+     * PhraseParser's static extractPhrasesInLists($string, $lang), called
+     * on $class: Yioop's own method's result (the method is called, and
+     * its guard lets its PHP run), kept for the rest of the request and
+     * given again for the same text and locale while the state it was made
+     * in holds: LC_CTYPE, PCRE's limits and JIT setting, PhraseParser's
+     * programming-language map and tokenizers, the en_US Tokenizer's
+     * no-stem list, part-of-speech lists and question token, its
+     * canonicalization's replacements, NWordGrams' filters (a filter's
+     * string by identity: a string over 256 bytes, an array over 256
+     * entries is compared by address). A repeat gives the first call's
+     * array, its TIMES included, and puts back the stemmer's scratch that
+     * call left. A result is kept only where its call raised no error of
+     * any level, threw nothing and left that state as it found it; up to
+     * 8,192 texts, twice over (the older half dropped as the newer fills).
+     * Null ("declines": Yioop's PHP runs) for a text that is not a UTF-8
+     * string of at most 512 bytes, a locale that is not a non-numeric
+     * string whose tokenizer PhraseParser has loaded as the en_US
+     * Tokenizer, mbstring encodings other than UTF-8, and wherever a pass
+     * in another file is not Yioop's switched one (the Tokenizer's stem,
+     * canonicalizePunctuatedTerms, tagTokenizePartOfSpeech and
+     * extractTripletsPhrases, NWordGrams::ngramsContains) or the
+     * Tokenizer's segment does more than give back its argument.
+     */
+    function extractPhrasesInLists(mixed $class, mixed $string, mixed $lang = null): ?array {}
+
+    /**
      * PhraseParser's static hyphenateEntities(&$string, $lang), called on
      * $class: the runs of words that the locale's cached n-word-gram filter
      * holds, hyphenated as Yioop hyphenates them: the longest window the

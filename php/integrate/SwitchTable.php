@@ -363,6 +363,16 @@ final class SwitchTable
                 'stemCharGramSegment' => ['869a18e731405482', 'declines_static'],
                 'extractTermSentencePositionsTags' => ['082c6651e49ef036',
                     'declines_static'],
+                // Kept for a repeated text: its result is a function of the
+                // text, the locale and the state the native hashes, where
+                // everything it calls is Yioop's.
+                'extractPhrasesInLists' => ['289b7774250bd799', 'declines_static',
+                    'reads' => [
+                        'canonicalizePunctuatedTerms' => '159c1cc3e76f9f47',
+                        'hyphenateEntities' => 'bc5d6936b8a731ce',
+                        'extractTermSentencePositionsTags' => '082c6651e49ef036',
+                        'stemCharGramSegment' => '869a18e731405482',
+                    ]],
                 'hyphenateEntities' => ['bc5d6936b8a731ce',
                     'declines_void_static'],
                 // Reads its own statics; its unsafe terms are Yioop's.

@@ -29,6 +29,7 @@ pub const MODULE_NAME: &str = "yioop";
 
 pub extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
     settings::register(module_number);
+    runtime::errors::observe();
     for problem in settings::startup_problems() {
         php_error(&ErrorType::CoreWarning, &problem);
     }

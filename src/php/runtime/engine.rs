@@ -24,6 +24,11 @@ pub fn next_request() {
     REQUEST.with(|r| r.set(r.get() + 1));
 }
 
+/// Which request this process is in: a new number at each request's start.
+pub fn request() -> u64 {
+    REQUEST.with(std::cell::Cell::get)
+}
+
 /// A value read from PHP once a request and kept for the rest of it: what
 /// cannot change before the request ends (a defined constant's value).
 /// Kept in a thread-local.
@@ -200,7 +205,7 @@ pub fn ini_value(name: &CStr) -> String {
 
 /// `read` of an INI entry's current bytes, borrowed (empty for an entry
 /// that does not exist).
-fn with_ini_bytes<R>(name: &CStr, read: impl FnOnce(&[u8]) -> R) -> R {
+pub fn with_ini_bytes<R>(name: &CStr, read: impl FnOnce(&[u8]) -> R) -> R {
     let mut exists = false;
     let value = unsafe { zend_ini_string_ex(name.as_ptr(), name.count_bytes(), 0, &mut exists) };
     if value.is_null() {

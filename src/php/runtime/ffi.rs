@@ -25,6 +25,9 @@ extern "C" {
     pub static zend_empty_string: *mut zend_string;
     pub static zend_one_char_string: [*mut zend_string; 256];
 
+    // Errors: a callback told of every error raised, handled or not.
+    pub fn zend_observer_error_register(callback: unsafe extern "C" fn(c_int, *mut zend_string, u32, *mut zend_string));
+
     // INI settings and constants.
     pub fn zend_ini_long(name: *const c_char, name_length: usize, orig: i32) -> i64;
     pub fn zend_ini_string_ex(name: *const c_char, len: usize, orig: c_int, exists: *mut bool) -> *mut c_char;
@@ -104,6 +107,10 @@ pub const ZEND_MM_ALIGNMENT_LOG2: u32 = 3;
 pub const ZEND_USER_FUNCTION: u8 = 2;
 pub const ZEND_ACC_PUBLIC: u32 = 1;
 pub const ZEND_FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
+// Opcodes (Zend/zend_vm_opcodes.h) and an operand's kind (zend_compile.h).
+pub const ZEND_RETURN: u8 = 62;
+pub const ZEND_RECV: u8 = 63;
+pub const IS_CV: u8 = 1 << 3;
 pub const PHP_STREAM_FLAG_NO_SEEK: u32 = 0x1;
 /// What `filesize` and `file_exists` ask `php_stat`.
 pub const FS_SIZE: c_int = 2;

@@ -16,25 +16,28 @@
 //! the positions on the class's own `stemCharGramSegment`: they run only
 //! where those are switched too (`crate::php::runtime::switched`).
 
-use crate::php::runtime::classes::{live_statics, loaded, static_array, static_property};
+use crate::php::runtime::classes::{live_statics, loaded, loaded_named, static_array, static_property, user_method};
+use crate::php::runtime::errors;
+use crate::php::runtime::ffi::{IS_CV, ZEND_RECV, ZEND_RETURN};
+use crate::php::runtime::memo::{Kept, Memo, StateHash};
 use crate::php::runtime::keys::{find, find_string, update, values, Key};
 use crate::php::runtime::convert::{bytes_zval, int_list, is_numeric, num_zval};
 use crate::php::text::ngrams;
 use crate::php::runtime::arrays::list_of;
-use crate::php::runtime::engine::{call_function, constant, pcre_limits_at_least};
+use crate::php::runtime::engine::{call_function, constant, pcre_limits_at_least, request, with_ini_bytes};
 use crate::php::runtime::function::{self, Param};
-use crate::php::text::en_us::stem::Stemmer;
+use crate::php::text::en_us::stem::{scratch, set_scratch, Stemmer};
 use crate::php::runtime::zval::{array_zval, bool_zval, empty_array_zval, long_of, long_zval, truthy};
 use crate::php::runtime::switched::{calls_native, class_calls_native};
 use crate::php::text::en_us::triplets::ctype_is_ascii;
 use crate::php_semantics::num::{self, Num};
 use crate::text::unsafe_url::UnsafeUrlRegex;
 use crate::text::phrase::{hyphenate_entities, lower_case, replace_separators, safe_search_score, sentence_positions, split_terms, term_positions, trims_to_nothing, Positions, Separators};
-use ext_php_rs::ffi::{zend_class_entry, zend_hash_str_find, HashTable};
+use ext_php_rs::ffi::{zend_class_entry, zend_hash_str_find, zend_op_array, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, ZendObject, Zval};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 /// The only tokenizer whose stemmer is native.
 pub(crate) const EN_TOKENIZER: &str = "seekquarry\\yioop\\locale\\en_US\\resources\\Tokenizer";
@@ -52,6 +55,12 @@ php_function!(EXTRACT_TERM_SENTENCE_POSITIONS_TAGS, extract_term_sentence_positi
     let lang = args.take_optional(2).map(|z| &*z.dereference());
     let sentences = args.take_optional(3).map(|z| &*z.dereference());
     Ok(term_sentence_positions(class, text.dereference(), lang, sentences).unwrap_or_default())
+});
+
+php_function!(EXTRACT_PHRASES_IN_LISTS, extract_phrases_in_lists_handler, "yioop_codec\\phrase\\extractPhrasesInLists", [Param::Value("class"), Param::Value("string"), Param::Optional("lang", "null")], DataType::Mixed, |args| {
+    let [class, text] = args.values::<2>();
+    let lang = args.take_optional(2).map(|z| &*z.dereference());
+    Ok(phrases_in_lists(class, text.dereference(), lang).unwrap_or_default())
 });
 
 php_function!(HYPHENATE_ENTITIES, hyphenate_entities_handler, "yioop_codec\\phrase\\hyphenateEntities", [Param::Value("class"), Param::Reference("string"), Param::Optional("lang", "null")], DataType::Bool, |args| {
@@ -284,6 +293,119 @@ fn segment(tokenizer: &mut ZendObject, replaced: &str, lang: &[u8]) -> Option<St
     String::from_utf8(segmented.zend_str()?.as_bytes().to_vec()).ok()
 }
 
+/// Texts up to this long have their phrase lists kept: link texts, which
+/// repeat from page to page (three in four of a crawl's links).
+const KEPT_TEXT_MAX: usize = 512;
+/// Texts a generation of the memo keeps.
+const PHRASE_LISTS_KEPT: usize = 8192;
+
+thread_local! {
+    /// Phrase lists by locale and text, for the rest of the request: 8,192
+    /// texts a generation answer 71% of a crawl's link texts (bench/README.md).
+    static PHRASE_LISTS: Memo = const { Memo::new(PHRASE_LISTS_KEPT) };
+    /// The request in which Yioop's own extractPhrasesInLists runs for the
+    /// memo, while it runs (a fatal error ends the request, not the run).
+    static IN_YIOOPS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// extractPhrasesInLists: Yioop's own method's result, kept and given
+/// again for the same short text and locale while nothing it depends on
+/// changes. It runs where every pass it calls is Yioop's (so the result
+/// depends only on the text, the locale and the state hashed), for an
+/// en_US tokenizer already loaded.
+fn phrases_in_lists(class: &Zval, text: &Zval, lang: Option<&Zval>) -> Option<Zval> {
+    if IN_YIOOPS.get() == request() {
+        return None;
+    }
+    let bytes = utf8(text)?.as_bytes();
+    let lang_name = locale(lang?)?;
+    if bytes.len() > KEPT_TEXT_MAX {
+        return None;
+    }
+    let parser = loaded(class)?;
+    let tokenizer = loaded_named(EN_TOKENIZER)?;
+    // The en_US Tokenizer loaded for the locale (its segment is checked
+    // below, so method_exists need not be asked).
+    if !cached_tokenizer(parser, lang_name).is_some_and(|object| object.ce == tokenizer) {
+        return None;
+    }
+    if !passes_are_yioops(tokenizer) || !encodings_are_utf8() {
+        return None;
+    }
+    let state = phrase_state(parser, tokenizer)?;
+    let key = [&(lang_name.len() as u32).to_le_bytes()[..], lang_name, bytes].concat();
+    if let Some(kept) = PHRASE_LISTS.with(|memo| memo.get(state, &key)) {
+        let [lists, buffer, k, j] = <[Zval; 4]>::try_from(kept).ok()?;
+        set_scratch(tokenizer, [buffer, k, j]);
+        return Some(lists);
+    }
+    let raised = errors::raised();
+    IN_YIOOPS.set(request());
+    let name = format!("{}::extractPhrasesInLists", String::from_utf8_lossy(class.zend_str()?.as_bytes()));
+    let made = call_function(&name, &mut [text.shallow_clone(), lang?.shallow_clone()]);
+    IN_YIOOPS.set(0);
+    let lists = made?;
+    // Kept where it made no diagnostics and left the state as it found it
+    // (the first call of a locale loads its filter and tokenizer statics).
+    if lists.is_array() && errors::raised() == raised && phrase_state(parser, tokenizer) == Some(state) {
+        let kept: Option<Vec<Kept>> = std::iter::once(&lists).chain(scratch(tokenizer)?.iter()).map(Kept::of).collect();
+        if let Some(kept) = kept {
+            PHRASE_LISTS.with(|memo| memo.put(state, key, kept));
+        }
+    }
+    Some(lists)
+}
+
+/// Whether the English passes extractPhrasesInLists calls in other files
+/// are Yioop's own (switched), and the tokenizer's segment gives its text
+/// back as Yioop's does. PhraseParser's own are checked by the
+/// integration tool (the table's reads).
+fn passes_are_yioops(tokenizer: *mut zend_class_entry) -> bool {
+    calls_native(EN_TOKENIZER, "stem", "yioop_codec\\stem_en\\stem")
+        && calls_native(EN_TOKENIZER, "canonicalizepunctuatedterms", "yioop_codec\\canonical_en\\canonicalizepunctuatedterms")
+        && calls_native(EN_TOKENIZER, "tagtokenizepartofspeech", "yioop_codec\\triplets_en\\tagtokenizepartofspeech")
+        && calls_native(EN_TOKENIZER, "extracttripletsphrases", "yioop_codec\\triplets_en\\extracttripletsphrases")
+        && calls_native(ngrams::NWORDGRAMS_CLASS, "ngramscontains", "yioop_codec\\ngrams\\ngramscontains")
+        && user_method(tokenizer, "segment").is_some_and(returns_its_argument)
+}
+
+/// `function f($x) { return $x; }`: its first opcodes receive the argument
+/// and return it.
+fn returns_its_argument(op_array: &zend_op_array) -> bool {
+    if op_array.num_args != 1 || op_array.last < 2 || op_array.opcodes.is_null() {
+        return false;
+    }
+    let ops = unsafe { std::slice::from_raw_parts(op_array.opcodes, 2) };
+    ops[0].opcode == ZEND_RECV && ops[1].opcode == ZEND_RETURN && ops[1].op1_type == IS_CV && unsafe { ops[1].op1.var == ops[0].result.var }
+}
+
+/// What extractPhrasesInLists' result depends on besides the text and the
+/// locale: the C library's character classes and PCRE's limits, the
+/// statics its passes read (PhraseParser's, the en_US Tokenizer's, the
+/// canonicalization's replacements, NWordGrams' filters). Its constants
+/// cannot change; the stemmer's scratch is its output, put back on a hit.
+fn phrase_state(parser: *mut zend_class_entry, tokenizer: *mut zend_class_entry) -> Option<u64> {
+    let mut hash = StateHash::default();
+    let ctype = unsafe { libc::setlocale(libc::LC_CTYPE, std::ptr::null()) };
+    if !ctype.is_null() {
+        hash.bytes(unsafe { std::ffi::CStr::from_ptr(ctype) }.to_bytes());
+    }
+    for setting in [c"pcre.backtrack_limit", c"pcre.recursion_limit", c"pcre.jit"] {
+        with_ini_bytes(setting, |value| hash.bytes(value));
+    }
+    for name in ["programming_language_map", "tokenizers"] {
+        hash.value(static_property(parser, name)?, 2);
+    }
+    for name in ["no_stem_list", "question_token", "adjective_type", "adverb_type", "conjunction_type", "determiner_type", "noun_type", "verb_type"] {
+        hash.value(static_property(tokenizer, name)?, 2);
+    }
+    if let Some(replacements) = live_statics(tokenizer, "canonicalizepunctuatedterms") {
+        hash.array(replacements, 3);
+    }
+    hash.value(static_property(loaded_named(ngrams::NWORDGRAMS_CLASS)?, "ngrams")?, 4);
+    Some(hash.finish())
+}
+
 fn hyphenated(text: &Zval, lang: &Zval) -> Option<String> {
     let text = utf8(text)?;
     let lang_name = locale(lang)?;
@@ -342,12 +464,18 @@ fn separators() -> Option<Separators> {
     })
 }
 
+/// PhraseParser's cached tokenizer for `lang`; None where it has none
+/// cached yet.
+fn cached_tokenizer(parser: *mut zend_class_entry, lang: &[u8]) -> Option<&'static mut ZendObject> {
+    let tokenizers = static_array(parser, "tokenizers")?;
+    let slot = unsafe { zend_hash_str_find(tokenizers, lang.as_ptr().cast(), lang.len()) };
+    unsafe { slot.cast::<Zval>().as_mut() }?.dereference_mut().object_mut()
+}
+
 /// PhraseParser's cached tokenizer for `lang`, if an en_US Tokenizer
 /// with a `segment` method; None where it has none cached yet.
 fn english_tokenizer(parser: *mut zend_class_entry, lang: &[u8]) -> Option<&'static mut ZendObject> {
-    let tokenizers = static_array(parser, "tokenizers")?;
-    let slot = unsafe { zend_hash_str_find(tokenizers, lang.as_ptr().cast(), lang.len()) };
-    let tokenizer = unsafe { slot.cast::<Zval>().as_mut() }?.dereference_mut().object_mut()?;
+    let tokenizer = cached_tokenizer(parser, lang)?;
     let english = tokenizer.get_class_name().is_ok_and(|name| name == EN_TOKENIZER);
     (english && call_function("method_exists", &mut [bytes_zval(EN_TOKENIZER.as_bytes()), bytes_zval(b"segment")])?.bool()?).then_some(tokenizer)
 }
@@ -370,5 +498,5 @@ fn has_key(table: &HashTable, key: &[u8]) -> bool {
 }
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    function::register(module, &[(&STEM_CHAR_GRAM_SEGMENT, stem_char_gram_segment_handler), (&EXTRACT_TERM_SENTENCE_POSITIONS_TAGS, extract_term_sentence_positions_tags_handler), (&HYPHENATE_ENTITIES, hyphenate_entities_handler), (&COMPUTE_SAFE_SEARCH_SCORE, compute_safe_search_score_handler)])
+    function::register(module, &[(&STEM_CHAR_GRAM_SEGMENT, stem_char_gram_segment_handler), (&EXTRACT_TERM_SENTENCE_POSITIONS_TAGS, extract_term_sentence_positions_tags_handler), (&EXTRACT_PHRASES_IN_LISTS, extract_phrases_in_lists_handler), (&HYPHENATE_ENTITIES, hyphenate_entities_handler), (&COMPUTE_SAFE_SEARCH_SCORE, compute_safe_search_score_handler)])
 }

@@ -1,14 +1,13 @@
 <?php
 /**
  * Yioop's classes that the native PhraseParser passes read, under their
- * names, for tests/text/PhraseTest.php, SentencesTest.php and
- * TripletsTest.php: the en_US Tokenizer (its no-stem list, its stemmer's
- * scratch, its segment() that gives its input back, a
- * tagTokenizePartOfSpeech, the statics its triplets read, a method with
- * the statics its canonicalization reads) and
- * NWordGrams (its filter cache). Their stem and ngramsContains hand the
- * call to the native functions, as the integration tool's guards do: the
- * native passes check that they do.
+ * names, for the tests of tests/text/: the en_US Tokenizer (its no-stem
+ * list, its stemmer's scratch, its segment() that gives its input back,
+ * tagTokenizePartOfSpeech and extractTripletsPhrases, the statics its
+ * triplets read, a method with the statics its canonicalization reads)
+ * and NWordGrams (its filter cache). Their methods hand the call to the
+ * native functions, as the integration tool's guards do: the native
+ * passes check that they do.
  */
 namespace seekquarry\yioop\locale\en_US\resources {
     if (!class_exists(Tokenizer::class, false)) {
@@ -42,6 +41,11 @@ namespace seekquarry\yioop\locale\en_US\resources {
             public static function tagTokenizePartOfSpeech($text)
             {
                 return \yioop_codec\triplets_en\tagTokenizePartOfSpeech(static::class, $text);
+            }
+
+            public static function extractTripletsPhrases($word_and_phrase_list, $lang = null)
+            {
+                return \yioop_codec\triplets_en\extractTripletsPhrases(static::class, $word_and_phrase_list);
             }
 
             /** tests/text/CanonicalTest.php sets Yioop's replacement list. */

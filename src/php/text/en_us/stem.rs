@@ -119,6 +119,19 @@ impl Stemmer<'_> {
     }
 }
 
+/// The stemmer's scratch (`$buffer`, `$k`, `$j`) of `scope`, as it is now.
+pub(crate) fn scratch(scope: *mut zend_class_entry) -> Option<[Zval; 3]> {
+    let read = |name| static_property(scope, name).map(Zval::shallow_clone);
+    Some([read("buffer")?, read("k")?, read("j")?])
+}
+
+/// Puts back a scratch `scratch` read.
+pub(crate) fn set_scratch(scope: *mut zend_class_entry, scratch: [Zval; 3]) {
+    for (name, mut value) in ["buffer", "k", "j"].into_iter().zip(scratch) {
+        with_name(name, |name| unsafe { zend_update_static_property_ex(scope, name, std::ptr::from_mut(&mut value).cast()) });
+    }
+}
+
 /// The class's `$no_stem_list`, if an array of strings (borrowed for the call).
 fn no_stem_list<'a>(scope: *mut zend_class_entry) -> Option<NoStem<'a>> {
     let list = static_array(scope, "no_stem_list")?;
