@@ -14,8 +14,8 @@
 //!   kept across requests, as opcache keeps literal arrays.
 //! - [`hash_prefetch`]: prefetching hash buckets; [`unserialize`]: zvals for
 //!   `php_semantics::unserialize`.
-//! - [`memo`]: PHP results kept for the rest of a request, keyed by their
-//!   inputs and the state they were made in ([`memo::StateHash`]).
+//! - [`memo`]: PHP results held natively for the rest of a request, keyed by
+//!   their inputs and the state they were made in ([`memo::StateHash`]).
 
 pub mod arrays;
 pub mod classes;
