@@ -7,7 +7,8 @@
 //! PHP value at each hit: kept zvals would pin PHP's memory pages across a
 //! long request (measured: three times the memory of the copies).
 
-use crate::php::runtime::convert::bytes_zval;
+use crate::php::runtime::convert::{bytes_zval, num_zval};
+use crate::php_semantics::num::Num;
 use crate::php::runtime::ffi::{IS_ARRAY, IS_DOUBLE, IS_FALSE, IS_LONG, IS_NULL, IS_OBJECT, IS_STRING, IS_TRUE};
 use crate::php::runtime::keys::{entries, update, Key, OwnedKey};
 use crate::php::runtime::zval::{array_zval, bool_zval, long_zval};
@@ -58,11 +59,7 @@ impl Kept {
             Kept::Null => Zval::new(),
             Kept::Bool(b) => bool_zval(*b),
             Kept::Long(i) => long_zval(*i),
-            Kept::Double(d) => {
-                let mut z = Zval::new();
-                z.set_double(*d);
-                z
-            }
+            Kept::Double(d) => num_zval(Num::Float(*d)),
             Kept::Bytes(bytes) => bytes_zval(bytes),
             Kept::Array { entries, next_free } => {
                 let mut array = ZendHashTable::with_capacity(entries.len() as u32);

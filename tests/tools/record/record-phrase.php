@@ -23,6 +23,7 @@
 namespace seekquarry\yioop\configs;
 
 require __DIR__ . "/crawl-texts.php";
+require dirname(__DIR__, 2) . "/support/stem/scratch.php";
 [$yioop, $archive, $out, $pages, $compare, $work] = startRecorder("phrase", $argv, 120);
 
 use seekquarry\yioop\library\PhraseParser;
@@ -39,7 +40,6 @@ foreach ($odd as $text) {
     $texts[] = [$text, "en-US"];
 }
 $tokenizer = \seekquarry\yioop\locale\en_US\resources\Tokenizer::class;
-$scratch = new \ReflectionClass($tokenizer);
 PhraseParser::getTokenizer("en-US");
 $recorded = [];
 foreach ($texts as [$text, $lang]) {
@@ -49,8 +49,7 @@ foreach ($texts as [$text, $lang]) {
     $terms = PhraseParser::stemCharGramSegment($hyphenated, $lang);
     $joined = PhraseParser::stemCharGramSegment($text, $lang, true);
     $recorded[] = [$text, $lang, $hyphenated, $terms, $joined,
-        [$scratch->getStaticPropertyValue("buffer"), $scratch->getStaticPropertyValue("k"),
-        $scratch->getStaticPropertyValue("j")]];
+        \YioopCodec\Tests\stemScratch($tokenizer)];
 }
 $json = json_encode(["calls" => $recorded, "no_stem_list" => $tokenizer::$no_stem_list, "punct" => PUNCT,
     "programming_language_map" => PhraseParser::$programming_language_map,

@@ -18,7 +18,8 @@
 namespace seekquarry\yioop\configs;
 
 require __DIR__ . "/crawl-texts.php";
-[$yioop, , $out] = [$argv[1], null, $argv[2]];
+require dirname(__DIR__, 2) . "/support/stem/scratch.php";
+[, $yioop, $out] = $argv;
 $compare = in_array("--compare", $argv, true);
 $work = sys_get_temp_dir() . "/record-sentences-" . getmypid();
 mkdir($work);
@@ -41,13 +42,11 @@ foreach ($crafted as $text) {
     $texts[] = [$text, "en-US"];
 }
 $tokenizer = \seekquarry\yioop\locale\en_US\resources\Tokenizer::class;
-$scratch = new \ReflectionClass($tokenizer);
 PhraseParser::getTokenizer("en-US");
 $recorded = [];
 foreach ($texts as [$text, $lang]) {
     $recorded[] = [$text, $lang, PhraseParser::extractTermSentencePositionsTags($text, $lang, true),
-        [$scratch->getStaticPropertyValue("buffer"), $scratch->getStaticPropertyValue("k"),
-        $scratch->getStaticPropertyValue("j")]];
+        \YioopCodec\Tests\stemScratch($tokenizer)];
 }
 exec("rm -rf " . escapeshellarg($work));
 $data = serialize(["calls" => $recorded]);
