@@ -39,6 +39,14 @@ fn id_of(digest: &[u8; 16], word: &[u8]) -> [u8; WORD_ID_LEN] {
     id
 }
 
+/// `packAuxiliaryDocumentKeys([], [])`, for a document with neither
+/// description scores nor user ranks (every link): no keys, then padding to
+/// a multiple of eight bytes, which for none is all eight. That holds while
+/// `MAX_AUX_DOC_KEYS` is not negative (`0 + 0 >` it is false); None else.
+pub fn no_auxiliary_keys(max_aux_doc_keys: i64) -> Option<[u8; 8]> {
+    (max_aux_doc_keys >= 0).then_some([0; 8])
+}
+
 /// The doc keys as stored: Yioop's keys plus the auxiliary keys, padded with
 /// `BLANK` to an odd number of keys. `None` where their length is not a
 /// whole number of keys (Yioop's `addDocumentWords` then returns false).
@@ -79,6 +87,17 @@ pub fn pack_int(n: i64) -> [u8; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_auxiliary_keys_are_a_whole_key_of_padding_read_back_as_nothing() {
+        let aux = no_auxiliary_keys(200).unwrap();
+        let (stored, num_keys) = stored_doc_keys(&[7; 24], &aux).unwrap();
+        assert_eq!((stored.len(), num_keys), (40, 4)); // 3 keys + aux, padded to 5
+        let (scores, ranks) = crate::index::shard::item::unpack_auxiliary_keys(&aux).unwrap();
+        assert!(scores.is_empty() && ranks.is_empty());
+        assert_eq!(no_auxiliary_keys(0), Some([0; 8]));
+        assert_eq!(no_auxiliary_keys(-1), None);
+    }
 
     #[test]
     fn word_id_is_md5_head_zero_and_word_head() {

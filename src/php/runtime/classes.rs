@@ -5,7 +5,8 @@
 use crate::php::runtime::ffi::{ZEND_FETCH_CLASS_NO_AUTOLOAD, ZEND_USER_FUNCTION, zend_read_static_property_ex};
 use crate::php::runtime::engine::PerRequestList;
 use crate::php::runtime::object::with_name;
-use ext_php_rs::ffi::{compiler_globals, zend_class_entry, zend_hash_str_find, zend_lookup_class_ex, zend_op_array, zend_string, HashTable};
+use ext_php_rs::ffi::{compiler_globals, zend_class_constant, zend_class_entry, zend_hash_str_find, zend_lookup_class_ex, zend_op_array, zend_string, HashTable};
+use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
 
 
@@ -46,6 +47,20 @@ thread_local! {
     /// end; one not loaded yet is looked up again): php-src lower-cases
     /// the name into a new string at each look-up.
     static FOUND: PerRequestList<((usize, usize), *mut zend_class_entry)> = const { PerRequestList::new() };
+}
+
+/// The class's own constant `name`, where its value is known (not an
+/// expression PHP has yet to evaluate); None where it has none.
+pub fn class_constant(class: *mut zend_class_entry, name: &str) -> Option<&'static Zval> {
+    let found = unsafe { zend_hash_str_find(&(*class).constants_table, name.as_ptr().cast(), name.len()) };
+    let constant = unsafe { found.as_ref()?.value.ptr.cast::<zend_class_constant>().as_ref()? };
+    let value = unsafe { &*std::ptr::from_ref(&constant.value).cast::<Zval>() };
+    (value.get_type() != DataType::ConstantExpression).then_some(value)
+}
+
+/// A class's name, as declared (namespace included).
+pub fn class_name(class: *mut zend_class_entry) -> &'static [u8] {
+    unsafe { (*(*class).name.cast::<ext_php_rs::types::ZendStr>()).as_bytes() }
 }
 
 /// The class's static `$name`, through a reference; None where it has none.

@@ -8,6 +8,7 @@
 use crate::php::index::shard::method;
 use crate::php::runtime::ffi::{IS_NULL, IS_REFERENCE, add_function, concat_function, increment_function, zend_hash_lookup, zend_string_hash_func};
 use crate::php::runtime::convert::{bytes_zval, Fallible};
+use crate::php::runtime::classes;
 use crate::php::runtime::hash_prefetch;
 use crate::php::runtime::function::{self, Param};
 use crate::php::index::shard::{Outcome, Shard};
@@ -58,6 +59,9 @@ fn words_and_meta<'a>(word_lists: &'a ZendHashTable, meta_ids: &'a ZendHashTable
     }
     Some(all)
 }
+
+/// Yioop's class, whose objects the switched method hands over.
+const INDEX_SHARD: &str = "seekquarry\\yioop\\library\\IndexShard";
 
 /// The arguments, once they are known to be of the types Yioop passes.
 struct Document<'a> {
@@ -121,12 +125,13 @@ fn add_document_words(args: &mut function::Args) -> Outcome {
         shard.set_property("word_docs", bytes_zval(b""));
         shard.set_property("word_docs_packed", bool_zval(false));
     }
-    let aux = shard.0 .0.try_call_method("packAuxiliaryDocumentKeys", vec![values[6], values[7]]);
-    let aux = match aux {
-        Ok(aux) if aux.get_type() != DataType::Undef => aux,
-        _ => return Ok(Zval::new()), // it threw: PHP sees the exception
+    let aux = match no_auxiliary_keys(&mut shard, values[6], values[7]) {
+        Some(none) => none.to_vec(),
+        None => match shard.0 .0.try_call_method("packAuxiliaryDocumentKeys", vec![values[6], values[7]]) {
+            Ok(aux) if aux.get_type() != DataType::Undef => aux.zend_str().map(|s| s.as_bytes().to_vec()).unwrap_or_default(),
+            _ => return Ok(Zval::new()), // it threw: PHP sees the exception
+        },
     };
-    let aux = aux.zend_str().map(|s| s.as_bytes().to_vec()).unwrap_or_default();
     let Some((stored_keys, num_keys)) = build::stored_doc_keys(doc.doc_keys, &aux) else {
         return Ok(bool_zval(false));
     };
@@ -142,6 +147,23 @@ fn add_document_words(args: &mut function::Args) -> Outcome {
     append(&mut shard, "doc_infos", &stored_keys);
     add(&mut shard, "docids_len", (4 + 4 + stored_keys.len()) as i64);
     Ok(bool_zval(true))
+}
+
+/// What Yioop's `packAuxiliaryDocumentKeys` gives a document with no
+/// description scores and no user ranks (every link), without calling it:
+/// only on Yioop's IndexShard itself (whose method the switch checks, and
+/// whose guard rules out subclasses) with its MAX_AUX_DOC_KEYS an int.
+fn no_auxiliary_keys(shard: &mut Shard, scores: &Zval, ranks: &Zval) -> Option<[u8; 8]> {
+    let empty = |list: &Zval| list.array().is_some_and(|a| a.len() == 0);
+    if !empty(scores) || !empty(ranks) {
+        return None;
+    }
+    let class = unsafe { (*shard.as_ptr()).ce };
+    if classes::class_name(class) != INDEX_SHARD.as_bytes() {
+        return None;
+    }
+    let max = classes::class_constant(class, "MAX_AUX_DOC_KEYS")?;
+    build::no_auxiliary_keys(max.long()?)
 }
 
 /// The per-word loop: each word's posting appended to `words[$id]`, its
