@@ -400,9 +400,13 @@ namespace yioop_codec\shard {
     /**
      * IndexShard::addDocumentWords: adds one document's words to the
      * shard's in-memory postings, updating its properties as Yioop's loop
-     * does (the auxiliary keys come from the shard's own
-     * packAuxiliaryDocumentKeys; each property changed with PHP's own .=,
-     * ++ and +=, so every value is the one Yioop's statements leave).
+     * does (each property changed with PHP's own .=, ++ and +=, so every
+     * value is the one Yioop's statements leave). The auxiliary keys are
+     * packed natively as Yioop's packAuxiliaryDocumentKeys packs them where
+     * the shard's class is Yioop's IndexShard, its MAX_AUX_DOC_KEYS an int,
+     * the description scores' keys ints within 2^62 and every weight and
+     * rank an int or float within 2^40; otherwise the shard's own
+     * packAuxiliaryDocumentKeys is called.
      * Returns true when done, false as Yioop does for doc keys (with the
      * auxiliary keys) that are not whole DOC_KEY_LEN records; null, having
      * changed nothing, for input outside Yioop's usual types (a position

@@ -97,38 +97,38 @@ class ShardBuildTest extends TestCase
     }
 
     /**
-     * A link's auxiliary keys (no description scores, no user ranks) are
-     * made natively on Yioop's IndexShard, without calling its
-     * packAuxiliaryDocumentKeys, and must be what Yioop's gave; with a
-     * negative MAX_AUX_DOC_KEYS the method is called, as for any other
-     * class. In a process of its own, where a class of IndexShard's name
-     * can be declared.
+     * The auxiliary keys are packed natively on Yioop's IndexShard, without
+     * calling its packAuxiliaryDocumentKeys, and must be what Yioop's gave
+     * (the recording has links, with none, and pages with description
+     * scores); with a MAX_AUX_DOC_KEYS that is not an int the method is
+     * called, as for any other class. In a process of its own, where a
+     * class of IndexShard's name can be declared.
      */
-    public function testEmptyAuxiliaryKeysAreYioopsWithoutTheCall(): void
+    public function testAuxiliaryKeysAreYioopsWithoutTheCall(): void
     {
         if ((ini_get('yioop.format') ?: '2019') !== '2019') {
             $this->markTestSkipped("recorded from Yioop's 2021 line, whose postings are in the 2019 format");
         }
-        foreach ([200, -1] as $max) {
-            [$compared, $differ, $packs, $empty] = SettingProcess::run('yioop.format', '2019',
+        foreach (['200' => false, '"200"' => true] as $max => $called) {
+            [$compared, $differ, $packs, $scored] = SettingProcess::run('yioop.format', '2019',
                 self::namedShardReplay($max, __DIR__ . "/../fixtures/shard/build.json"));
-            $this->assertGreaterThan(10, $empty, "MAX_AUX_DOC_KEYS $max: calls with no auxiliary keys");
-            $this->assertGreaterThan($empty, $compared, "MAX_AUX_DOC_KEYS $max: calls replayed");
+            $this->assertGreaterThan(10, $scored, "MAX_AUX_DOC_KEYS $max: calls with description scores");
+            $this->assertGreaterThan($scored + 10, $compared, "MAX_AUX_DOC_KEYS $max: calls replayed");
             $this->assertSame([], $differ, "MAX_AUX_DOC_KEYS $max: calls whose state is not Yioop's");
-            $this->assertSame($max < 0 ? $empty : 0, $packs,
-                "MAX_AUX_DOC_KEYS $max: packAuxiliaryDocumentKeys calls with no keys");
+            $this->assertSame($called ? $compared : 0, $packs,
+                "MAX_AUX_DOC_KEYS $max: packAuxiliaryDocumentKeys calls");
         }
     }
 
     /**
      * A script replaying the recorded addDocumentWords calls on a class
      * named as Yioop's IndexShard: prints [calls compared, those whose state
-     * differs from Yioop's, packAuxiliaryDocumentKeys calls with no keys,
-     * calls with no keys].
+     * differs from Yioop's, packAuxiliaryDocumentKeys calls, calls with
+     * description scores].
      */
-    private static function namedShardReplay(int $max, string $fixture): string
+    private static function namedShardReplay(string $max, string $fixture): string
     {
-        return 'namespace seekquarry\yioop\library;
+        return 'namespace seekquarry\\yioop\\library;
             final class IndexShard {
                 const MAX_AUX_DOC_KEYS = ' . $max . ';
                 public $words, $num_docs_word, $doc_infos, $docids_len, $word_docs_len, $num_docs,
@@ -136,18 +136,18 @@ class ShardBuildTest extends TestCase
                     $word_postings, $prefixes, $prefixes_len, $words_len, $last_flattened_words_count,
                     $generation;
                 public $aux = "";
-                public $empty_packs = 0;
+                public $packs = 0;
                 public $names = [];
                 public function __construct(array $state) {
                     foreach ($state as $name => $value) { $this->$name = $value; $this->names[$name] = $name; }
                 }
                 public function packAuxiliaryDocumentKeys($scores = [], $ranks = []) {
-                    $this->empty_packs += (int)($scores === [] && $ranks === []);
+                    $this->packs++;
                     return $this->aux;
                 }
             }
             $recording = json_decode(file_get_contents(' . var_export($fixture, true) . '), true);
-            [$compared, $differ, $packs, $empty] = [0, [], 0, 0];
+            [$compared, $differ, $packs, $scored] = [0, [], 0, 0];
             foreach ($recording["sequences"] as $name => $calls) {
                 $shard = new IndexShard(unserialize(base64_decode($recording["initial"])));
                 foreach ($calls as $i => $call) {
@@ -158,14 +158,14 @@ class ShardBuildTest extends TestCase
                     if (isset($call["step"])) { break; }
                     $shard->aux = base64_decode($call["aux"]);
                     $args = unserialize(base64_decode($call["args"]));
-                    if (\yioop_codec\shard\addDocumentWords($shard, ...$args) === null) { break; }
+                    if (\\yioop_codec\\shard\\addDocumentWords($shard, ...$args) === null) { break; }
                     $compared++;
-                    $empty += (int)(empty($args[6]) && empty($args[7]));
+                    $scored += (int)!empty($args[6]);
                     if (array_map(fn($p) => sha1(serialize($shard->$p)), $shard->names) != $call["state"]) { $differ[] = "$name/$i"; }
                 }
-                $packs += $shard->empty_packs;
+                $packs += $shard->packs;
             }
-            echo json_encode([$compared, $differ, $packs, $empty]), "\n";';
+            echo json_encode([$compared, $differ, $packs, $scored]), "\\n";';
     }
 
     public function testTheMergeLogsAsYioopsDoes(): void

@@ -39,12 +39,47 @@ fn id_of(digest: &[u8; 16], word: &[u8]) -> [u8; WORD_ID_LEN] {
     id
 }
 
-/// `packAuxiliaryDocumentKeys([], [])`, for a document with neither
-/// description scores nor user ranks (every link): no keys, then padding to
-/// a multiple of eight bytes, which for none is all eight. That holds while
-/// `MAX_AUX_DOC_KEYS` is not negative (`0 + 0 >` it is false); None else.
-pub fn no_auxiliary_keys(max_aux_doc_keys: i64) -> Option<[u8; 8]> {
-    (max_aux_doc_keys >= 0).then_some([0; 8])
+/// `packAuxiliaryDocumentKeys($description_scores, $user_ranks)`: the
+/// scores (position => weight) and ranks Yioop's PHP takes natively, with
+/// `MAX_AUX_DOC_KEYS`. Positions within ±2^62 and weights within ±2^40,
+/// where Yioop's arithmetic stays exact; None for others (Yioop's PHP).
+///
+/// Yioop's packing: when the counts together pass the limit, nothing at
+/// all. Else, where there are scores and the largest gap between their
+/// positions (`deltaList`, in their order) is below 2<<16 - 1 = 65,536,
+/// `\xFF\xFF`, the gaps as `pack("S*", count, ...)` and the weights; then
+/// the ranks; each weight `pack("S", min(floor(w * 65536), 65535))`, after
+/// a short count. PHP's `S` keeps an int's low 16 bits in the machine's
+/// byte order. Last, one to eight NULs, to a multiple of eight bytes.
+pub fn auxiliary_keys(scores: &[(i64, f64)], ranks: &[f64], max_keys: i64) -> Option<Vec<u8>> {
+    const MAX_SHORT: i64 = 2 << 15;
+    let exact = |w: &f64| w.is_finite() && w.abs() < (1u64 << 40) as f64;
+    if scores.iter().any(|&(p, w)| p.unsigned_abs() >= 1 << 62 || !exact(&w)) || !ranks.iter().all(exact) {
+        return None;
+    }
+    if (scores.len() + ranks.len()) as i64 > max_keys {
+        return Some(Vec::new());
+    }
+    let short = |value: i64| (value as u16).to_ne_bytes();
+    let weights = |out: &mut Vec<u8>, weights: &mut dyn Iterator<Item = f64>, count: usize| {
+        out.extend_from_slice(&short(count as i64));
+        for w in weights {
+            out.extend_from_slice(&short((w * 65536.0).floor().min((MAX_SHORT - 1) as f64) as i64));
+        }
+    };
+    let gaps: Vec<i64> = scores.iter().scan(0, |last, &(p, _)| Some(p - std::mem::replace(last, p))).collect();
+    let mut out = Vec::new();
+    if gaps.iter().max().is_some_and(|&widest| widest < MAX_SHORT) {
+        out.extend_from_slice(b"\xFF\xFF");
+        out.extend_from_slice(&short(gaps.len() as i64));
+        gaps.iter().for_each(|&gap| out.extend_from_slice(&short(gap)));
+        weights(&mut out, &mut scores.iter().map(|&(_, w)| w), scores.len());
+    }
+    if !ranks.is_empty() {
+        weights(&mut out, &mut ranks.iter().copied(), ranks.len());
+    }
+    out.resize(out.len() + 8 - out.len() % 8, 0);
+    Some(out)
 }
 
 /// The doc keys as stored: Yioop's keys plus the auxiliary keys, padded with
@@ -87,16 +122,31 @@ pub fn pack_int(n: i64) -> [u8; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::php_semantics::num::Num;
 
     #[test]
-    fn no_auxiliary_keys_are_a_whole_key_of_padding_read_back_as_nothing() {
-        let aux = no_auxiliary_keys(200).unwrap();
-        let (stored, num_keys) = stored_doc_keys(&[7; 24], &aux).unwrap();
+    fn auxiliary_keys_read_back_as_packed() {
+        let none = auxiliary_keys(&[], &[], 200).unwrap();
+        assert_eq!(none, vec![0; 8]);
+        let (stored, num_keys) = stored_doc_keys(&[7; 24], &none).unwrap();
         assert_eq!((stored.len(), num_keys), (40, 4)); // 3 keys + aux, padded to 5
-        let (scores, ranks) = crate::index::shard::item::unpack_auxiliary_keys(&aux).unwrap();
-        assert!(scores.is_empty() && ranks.is_empty());
-        assert_eq!(no_auxiliary_keys(0), Some([0; 8]));
-        assert_eq!(no_auxiliary_keys(-1), None);
+        let packed = auxiliary_keys(&[(0, 0.5), (73, 0.25)], &[0.75], 200).unwrap();
+        assert_eq!(packed.len() % 8, 0);
+        let (scores, ranks) = crate::index::shard::item::unpack_auxiliary_keys(&packed).unwrap();
+        assert_eq!(scores, vec![(0, Num::Float(0.5)), (73, Num::Float(0.25))]);
+        assert_eq!(ranks, vec![Num::Float(0.75)]);
+    }
+
+    #[test]
+    fn auxiliary_keys_past_the_limits() {
+        assert_eq!(auxiliary_keys(&[(1, 0.5)], &[0.5], 1), Some(vec![])); // too many: no padding
+        // A gap of 65,536 drops the scores; the ranks stay.
+        let ranks_only = auxiliary_keys(&[(65536, 0.5)], &[0.5], 200).unwrap();
+        assert_eq!(&ranks_only[..4], &[1, 0, 0, 128]);
+        // A weight of 1 or more is 65,535; a negative one keeps its low bits.
+        assert_eq!(&auxiliary_keys(&[], &[1.5, -0.5], 200).unwrap()[..6], &[2, 0, 255, 255, 0, 128]);
+        assert_eq!(auxiliary_keys(&[], &[f64::NAN], 200), None);
+        assert_eq!(auxiliary_keys(&[(1 << 62, 0.5)], &[], 200), None);
     }
 
     #[test]

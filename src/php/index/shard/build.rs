@@ -125,8 +125,8 @@ fn add_document_words(args: &mut function::Args) -> Outcome {
         shard.set_property("word_docs", bytes_zval(b""));
         shard.set_property("word_docs_packed", bool_zval(false));
     }
-    let aux = match no_auxiliary_keys(&mut shard, values[6], values[7]) {
-        Some(none) => none.to_vec(),
+    let aux = match auxiliary_keys(&mut shard, values[6], values[7]) {
+        Some(aux) => aux,
         None => match shard.0 .0.try_call_method("packAuxiliaryDocumentKeys", vec![values[6], values[7]]) {
             Ok(aux) if aux.get_type() != DataType::Undef => aux.zend_str().map(|s| s.as_bytes().to_vec()).unwrap_or_default(),
             _ => return Ok(Zval::new()), // it threw: PHP sees the exception
@@ -149,21 +149,27 @@ fn add_document_words(args: &mut function::Args) -> Outcome {
     Ok(bool_zval(true))
 }
 
-/// What Yioop's `packAuxiliaryDocumentKeys` gives a document with no
-/// description scores and no user ranks (every link), without calling it:
+/// What Yioop's `packAuxiliaryDocumentKeys` gives, without calling it:
 /// only on Yioop's IndexShard itself (whose method the switch checks, and
-/// whose guard rules out subclasses) with its MAX_AUX_DOC_KEYS an int.
-fn no_auxiliary_keys(shard: &mut Shard, scores: &Zval, ranks: &Zval) -> Option<[u8; 8]> {
-    let empty = |list: &Zval| list.array().is_some_and(|a| a.len() == 0);
-    if !empty(scores) || !empty(ranks) {
-        return None;
-    }
+/// whose guard rules out subclasses) with its MAX_AUX_DOC_KEYS an int, for
+/// scores with int keys and number weights and ranks that are numbers.
+fn auxiliary_keys(shard: &mut Shard, scores: &Zval, ranks: &Zval) -> Option<Vec<u8>> {
+    let number = |value: &Zval| match value.dereference() {
+        v if v.is_long() => v.long().map(|i| i as f64),
+        v => v.double(),
+    };
+    let scores = entries(scores.array()?).into_iter().map(|(key, w)| match key {
+        Key::Int(position) => Some((position, number(w)?)),
+        Key::Str(_) => None,
+    });
+    let scores: Vec<(i64, f64)> = scores.collect::<Option<_>>()?;
+    let ranks: Vec<f64> = entries(ranks.array()?).into_iter().map(|(_, r)| number(r)).collect::<Option<_>>()?;
     let class = unsafe { (*shard.as_ptr()).ce };
     if classes::class_name(class) != INDEX_SHARD.as_bytes() {
         return None;
     }
     let max = classes::class_constant(class, "MAX_AUX_DOC_KEYS")?;
-    build::no_auxiliary_keys(max.long()?)
+    build::auxiliary_keys(&scores, &ranks, max.long()?)
 }
 
 /// The per-word loop: each word's posting appended to `words[$id]`, its
