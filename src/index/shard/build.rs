@@ -4,6 +4,7 @@
 //! arrays and counters) is the binding's business.
 
 use crate::index::md5_lanes;
+use crate::index::shard::item::MAX_SHORT;
 use md5::{Digest, Md5};
 
 /// `IndexShard::DOC_KEY_LEN`.
@@ -47,12 +48,9 @@ fn id_of(digest: &[u8; 16], word: &[u8]) -> [u8; WORD_ID_LEN] {
 /// Yioop's packing: when the counts together pass the limit, nothing at
 /// all. Else, where there are scores and the largest gap between their
 /// positions (`deltaList`, in their order) is below 2<<16 - 1 = 65,536,
-/// `\xFF\xFF`, the gaps as `pack("S*", count, ...)` and the weights; then
-/// the ranks; each weight `pack("S", min(floor(w * 65536), 65535))`, after
-/// a short count. PHP's `S` keeps an int's low 16 bits in the machine's
-/// byte order. Last, one to eight NULs, to a multiple of eight bytes.
+/// `\xFF\xFF`, the gaps and the weights; then the ranks' weights. Last,
+/// one to eight NULs, to a multiple of eight bytes.
 pub fn auxiliary_keys(scores: &[(i64, f64)], ranks: &[f64], max_keys: i64) -> Option<Vec<u8>> {
-    const MAX_SHORT: i64 = 2 << 15;
     let exact = |w: &f64| w.is_finite() && w.abs() < (1u64 << 40) as f64;
     if scores.iter().any(|&(p, w)| p.unsigned_abs() >= 1 << 62 || !exact(&w)) || !ranks.iter().all(exact) {
         return None;
@@ -60,26 +58,30 @@ pub fn auxiliary_keys(scores: &[(i64, f64)], ranks: &[f64], max_keys: i64) -> Op
     if (scores.len() + ranks.len()) as i64 > max_keys {
         return Some(Vec::new());
     }
-    let short = |value: i64| (value as u16).to_ne_bytes();
-    let weights = |out: &mut Vec<u8>, weights: &mut dyn Iterator<Item = f64>, count: usize| {
-        out.extend_from_slice(&short(count as i64));
-        for w in weights {
-            out.extend_from_slice(&short((w * 65536.0).floor().min((MAX_SHORT - 1) as f64) as i64));
-        }
-    };
     let gaps: Vec<i64> = scores.iter().scan(0, |last, &(p, _)| Some(p - std::mem::replace(last, p))).collect();
     let mut out = Vec::new();
-    if gaps.iter().max().is_some_and(|&widest| widest < MAX_SHORT) {
+    if gaps.iter().max().is_some_and(|&widest| widest < MAX_SHORT as i64) {
         out.extend_from_slice(b"\xFF\xFF");
-        out.extend_from_slice(&short(gaps.len() as i64));
-        gaps.iter().for_each(|&gap| out.extend_from_slice(&short(gap)));
-        weights(&mut out, &mut scores.iter().map(|&(_, w)| w), scores.len());
+        push_shorts(&mut out, gaps.iter().copied());
+        push_weights(&mut out, scores.iter().map(|&(_, w)| w));
     }
     if !ranks.is_empty() {
-        weights(&mut out, &mut ranks.iter().copied(), ranks.len());
+        push_weights(&mut out, ranks.iter().copied());
     }
     out.resize(out.len() + 8 - out.len() % 8, 0);
     Some(out)
+}
+
+/// `pack("S*", count, ...values)`: PHP's `S` keeps an int's low 16 bits,
+/// in the machine's byte order.
+fn push_shorts(out: &mut Vec<u8>, values: impl ExactSizeIterator<Item = i64>) {
+    out.extend_from_slice(&(values.len() as u16).to_ne_bytes());
+    values.for_each(|value| out.extend_from_slice(&(value as u16).to_ne_bytes()));
+}
+
+/// `packValues($weights, "f")`: each `min(floor(w * 65536), 65535)`.
+fn push_weights(out: &mut Vec<u8>, weights: impl ExactSizeIterator<Item = f64>) {
+    push_shorts(out, weights.map(|w| (w * MAX_SHORT).floor().min(MAX_SHORT - 1.0) as i64));
 }
 
 /// The doc keys as stored: Yioop's keys plus the auxiliary keys, padded with

@@ -78,7 +78,7 @@ pub const DOC_KEY_LEN: i64 = 8;
 pub const DOC_ID_LEN: i64 = 24;
 pub const NEEDS_OFFSET_FLAG: i64 = 0x7FFF_FFFF;
 /// `2<<16 - 1` in Yioop: 65536, the divisor of a packed weight.
-const MAX_SHORT: f64 = 65536.0;
+pub const MAX_SHORT: f64 = 65536.0;
 
 /// The doc_infos section of a shard on disk (`$this->doc_info_offset`).
 pub struct DocInfos<'a> {

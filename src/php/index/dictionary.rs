@@ -40,7 +40,7 @@ struct Native {
 
 type State = Rc<Native>;
 
-const INDEX_SHARD: &str = "seekquarry\\yioop\\library\\IndexShard";
+use crate::php::index::shard::INDEX_SHARD;
 
 /// The properties read at every call, by index into `Slots`.
 const PROPERTIES: [&str; 6] = ["fhs", "blocks", "file_lens", "dir_name", "active_tiers", "parent_archive_bundle"];

@@ -35,7 +35,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 use rustc_hash::FxHashSet;
 
-const INDEX_SHARD: &str = "seekquarry\\yioop\\library\\IndexShard";
+use crate::php::index::shard::INDEX_SHARD;
 const INDEX_ARCHIVE_BUNDLE: &str = "seekquarry\\yioop\\library\\IndexArchiveBundle";
 const INDEX_MANAGER: &str = "seekquarry\\yioop\\library\\IndexManager";
 /// `CrawlConstants::ASCENDING`.

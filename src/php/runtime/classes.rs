@@ -51,16 +51,11 @@ thread_local! {
 
 /// The class's own constant `name`, where its value is known (not an
 /// expression PHP has yet to evaluate); None where it has none.
-pub fn class_constant(class: *mut zend_class_entry, name: &str) -> Option<&'static Zval> {
-    let found = unsafe { zend_hash_str_find(&(*class).constants_table, name.as_ptr().cast(), name.len()) };
+pub fn class_constant(class: &zend_class_entry, name: &str) -> Option<&'static Zval> {
+    let found = unsafe { zend_hash_str_find(&class.constants_table, name.as_ptr().cast(), name.len()) };
     let constant = unsafe { found.as_ref()?.value.ptr.cast::<zend_class_constant>().as_ref()? };
     let value = unsafe { &*std::ptr::from_ref(&constant.value).cast::<Zval>() };
     (value.get_type() != DataType::ConstantExpression).then_some(value)
-}
-
-/// A class's name, as declared (namespace included).
-pub fn class_name(class: *mut zend_class_entry) -> &'static [u8] {
-    unsafe { (*(*class).name.cast::<ext_php_rs::types::ZendStr>()).as_bytes() }
 }
 
 /// The class's static `$name`, through a reference; None where it has none.

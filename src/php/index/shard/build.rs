@@ -11,7 +11,7 @@ use crate::php::runtime::convert::{bytes_zval, Fallible};
 use crate::php::runtime::classes;
 use crate::php::runtime::hash_prefetch;
 use crate::php::runtime::function::{self, Param};
-use crate::php::index::shard::{Outcome, Shard};
+use crate::php::index::shard::{Outcome, Shard, INDEX_SHARD};
 use crate::php::runtime::zval::{array_zval, bool_zval, long_of, long_zval};
 use crate::index::shard::build;
 use crate::php::runtime::keys::{entries, find, Key};
@@ -59,9 +59,6 @@ fn words_and_meta<'a>(word_lists: &'a ZendHashTable, meta_ids: &'a ZendHashTable
     }
     Some(all)
 }
-
-/// Yioop's class, whose objects the switched method hands over.
-const INDEX_SHARD: &str = "seekquarry\\yioop\\library\\IndexShard";
 
 /// The arguments, once they are known to be of the types Yioop passes.
 struct Document<'a> {
@@ -125,7 +122,7 @@ fn add_document_words(args: &mut function::Args) -> Outcome {
         shard.set_property("word_docs", bytes_zval(b""));
         shard.set_property("word_docs_packed", bool_zval(false));
     }
-    let aux = match auxiliary_keys(&mut shard, values[6], values[7]) {
+    let aux = match auxiliary_keys(&shard, values[6], values[7]) {
         Some(aux) => aux,
         None => match shard.0 .0.try_call_method("packAuxiliaryDocumentKeys", vec![values[6], values[7]]) {
             Ok(aux) if aux.get_type() != DataType::Undef => aux.zend_str().map(|s| s.as_bytes().to_vec()).unwrap_or_default(),
@@ -153,7 +150,12 @@ fn add_document_words(args: &mut function::Args) -> Outcome {
 /// only on Yioop's IndexShard itself (whose method the switch checks, and
 /// whose guard rules out subclasses) with its MAX_AUX_DOC_KEYS an int, for
 /// scores with int keys and number weights and ranks that are numbers.
-fn auxiliary_keys(shard: &mut Shard, scores: &Zval, ranks: &Zval) -> Option<Vec<u8>> {
+fn auxiliary_keys(shard: &Shard, scores: &Zval, ranks: &Zval) -> Option<Vec<u8>> {
+    let class = shard.0 .0.get_class_entry();
+    if class.name() != Some(INDEX_SHARD) {
+        return None;
+    }
+    let max = classes::class_constant(class, "MAX_AUX_DOC_KEYS")?.long()?;
     let number = |value: &Zval| match value.dereference() {
         v if v.is_long() => v.long().map(|i| i as f64),
         v => v.double(),
@@ -164,12 +166,7 @@ fn auxiliary_keys(shard: &mut Shard, scores: &Zval, ranks: &Zval) -> Option<Vec<
     });
     let scores: Vec<(i64, f64)> = scores.collect::<Option<_>>()?;
     let ranks: Vec<f64> = entries(ranks.array()?).into_iter().map(|(_, r)| number(r)).collect::<Option<_>>()?;
-    let class = unsafe { (*shard.as_ptr()).ce };
-    if classes::class_name(class) != INDEX_SHARD.as_bytes() {
-        return None;
-    }
-    let max = classes::class_constant(class, "MAX_AUX_DOC_KEYS")?;
-    build::auxiliary_keys(&scores, &ranks, max.long()?)
+    build::auxiliary_keys(&scores, &ranks, max)
 }
 
 /// The per-word loop: each word's posting appended to `words[$id]`, its

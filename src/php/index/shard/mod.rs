@@ -89,6 +89,9 @@ pub(super) fn finish(signature: &Signature, shard: *mut Zval, outcome: Outcome) 
     }
 }
 
+/// Yioop's class, whose objects the switched methods hand over.
+pub(in crate::php) const INDEX_SHARD: &str = "seekquarry\\yioop\\library\\IndexShard";
+
 mod build;
 mod file;
 mod save;
