@@ -105,6 +105,48 @@ class AddObjectsTest extends TestCase
         $this->assertCount(300, $stored);
     }
 
+    /**
+     * The records' texts are serialize()'s for every kind of value a plain
+     * object holds (nested arrays, int and string keys, bools, nulls, ints
+     * at the ends of their range, floats of every form: halfway cases,
+     * exponents, negative zero, INF, NAN), written natively at
+     * serialize_precision -1 and by PHP's serialize at any other.
+     */
+    public function testRecordsOfEveryKindAreSerializesText(): void
+    {
+        mt_srand(31);
+        $floats = [0.0, -0.0, 0.1, 1e15, 1e16, 1e17, 1000000000000000.25, 1.5e-7, 0.0001,
+            0.00001, 5e-324, PHP_FLOAT_MAX, INF, -INF, NAN, 100.0, -2.5e21];
+        $objects = [];
+        for ($i = 0; $i < 200; $i++) {
+            $float = $i < count($floats) ? $floats[$i]
+                : unpack("d", pack("q", mt_rand() << 32 ^ mt_rand()))[1];
+            $objects[] = ["T" => addObjectsText(20 + $i), "F" => $float, "B" => $i % 2 == 0,
+                "Z" => null, "I" => [PHP_INT_MIN, PHP_INT_MAX, -$i][$i % 3],
+                "L" => [7 => "x", "k" => [$float, [true, "é\"\0"]], -3 => []], 12 => $i / 7];
+        }
+        $before = ini_get("serialize_precision");
+        try {
+            foreach (["-1", "17", "5"] as $precision) {
+                ini_set("serialize_precision", $precision);
+                $file = self::file(base64_decode(self::recording()[0]["before"]));
+                $archive = new ArchiveWriterStandIn($file);
+                $archive->count = 0;
+                $stored = \yioop_codec\archive\addObjects($archive, "AT", $objects, null, null, true);
+                $bytes = file_get_contents($file);
+                unlink($file);
+                $this->assertCount(200, $stored);
+                foreach ($stored as $i => $object) {
+                    $len = unpack("N", substr($bytes, $object["AT"] + 4, 4))[1];
+                    $this->assertSame(serialize($object), gzdecode(substr($bytes, $object["AT"] + 20,
+                        $len)), "record $i at serialize_precision $precision");
+                }
+            }
+        } finally {
+            ini_set("serialize_precision", $before);
+        }
+    }
+
     /** KiB of written records the process keeps, as phpinfo says. */
     private static function writtenKept(): int
     {

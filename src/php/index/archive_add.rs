@@ -6,9 +6,11 @@
 //!
 //! Everything PHP sees goes through PHP as Yioop's method does it: PHP's
 //! own fopen, ftell, ftruncate, fwrite and fclose, the archive's own
-//! seekEndObjects and writeInfoBlock, PHP's serialize of each object (on
-//! this thread), the callback. Only the deflate of the serialized bytes
-//! runs elsewhere, on threads that see bytes and no PHP value.
+//! seekEndObjects and writeInfoBlock, the callback. Each object is
+//! serialized on this thread, natively where it holds only scalars and
+//! arrays (`crate::php_semantics::serialize`, PHP's texts), by PHP's
+//! serialize otherwise. Only the deflate of the serialized bytes runs
+//! elsewhere, on threads that see bytes and no PHP value.
 //!
 //! Each object is serialized once with its offset field set to 0; where
 //! that field is the array's last entry (the field is new, as in the
@@ -20,10 +22,11 @@ use super::archive::{check_archive, handle_file_id};
 use crate::index::archive::deflate::{self, Split};
 use crate::index::archive::written::{self, Written};
 use crate::index::archive::Decline;
+use crate::php_semantics::serialize;
 use crate::php::runtime::arrays::separate;
 use crate::php::runtime::convert::{bytes_zval, string_zval_with};
-use crate::php::runtime::engine::{call_function, call_method, call_value, has_exception};
-use crate::php::runtime::ffi::{add_function, zend_compare, IS_ARRAY, IS_OBJECT, IS_REFERENCE};
+use crate::php::runtime::engine::{call_function, call_method, call_value, has_exception, with_ini_bytes};
+use crate::php::runtime::ffi::{add_function, zend_compare, IS_ARRAY, IS_DOUBLE, IS_FALSE, IS_LONG, IS_NULL, IS_OBJECT, IS_REFERENCE, IS_STRING, IS_TRUE};
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::keys::{self, Key};
 use crate::php::runtime::object::Object;
@@ -70,12 +73,63 @@ fn named_function(name: &str) -> Option<*mut zend_function> {
 }
 
 /// `serialize($value)` by PHP's own function.
-fn serialize(function: *mut zend_function, value: &Zval) -> Zval {
+fn php_serialize(function: *mut zend_function, value: &Zval) -> Zval {
     let mut result = Zval::new();
     unsafe {
         zend_call_known_function(function, std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::from_mut(&mut result).cast::<zval>(), 1, std::ptr::from_ref(value).cast_mut().cast::<zval>(), std::ptr::null_mut());
     }
     result
+}
+
+/// A value `plain` accepted, as PHP's serialize writes it (no reference or
+/// object, so nothing depends on what came before); None for any other
+/// kind.
+fn serialize_plain(value: &Zval, out: &mut Vec<u8>) -> Option<()> {
+    match type_of(value) {
+        IS_NULL => serialize::push_null(out),
+        IS_FALSE => serialize::push_bool(out, false),
+        IS_TRUE => serialize::push_bool(out, true),
+        IS_LONG => serialize::push_int(out, unsafe { value.value.lval }),
+        IS_DOUBLE => serialize::push_float(out, unsafe { value.value.dval }),
+        IS_STRING => serialize::push_string(out, value.zend_str()?.as_bytes()),
+        IS_ARRAY => {
+            let array = value.array()?;
+            serialize::push_array_start(out, array.len());
+            for (key, entry) in keys::entry_iter(array) {
+                match key {
+                    Key::Int(i) => serialize::push_int(out, i),
+                    Key::Str(s) => serialize::push_string(out, s),
+                }
+                serialize_plain(entry, out)?;
+            }
+            serialize::push_array_end(out);
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+/// How this call serializes each object: natively where `native` (PHP's
+/// serialize_precision is its default) and every value is of a kind
+/// [`serialize_plain`] writes, by PHP's own `function` otherwise.
+struct Serializer {
+    function: *mut zend_function,
+    native: bool,
+}
+
+impl Serializer {
+    fn serialize(&self, object: &Zval) -> Vec<u8> {
+        let mut out = Vec::with_capacity(1024);
+        if self.native && serialize_plain(object, &mut out).is_some() {
+            return out;
+        }
+        php_serialize(self.function, object).zend_str().map_or_else(Vec::new, |s| s.as_bytes().to_vec())
+    }
+}
+
+/// Whether PHP writes floats as [`serialize::push_float`] does now.
+fn floats_in_shortest_form() -> bool {
+    with_ini_bytes(c"serialize_precision", |value| value == b"-1")
 }
 
 /// A reference holding `value` (a by-reference argument, or a by-value one
@@ -156,11 +210,12 @@ fn add_objects(args: &mut function::Args) -> Result<Zval, Decline> {
         unsafe { &mut *objects_ref }.dereference_mut()
     };
     let list = separate(target).expect("checked an array");
+    let serializer = Serializer { function: serialize_fn, native: floats_in_shortest_form() };
     let records = match long_of(&start) {
-        Some(first) => compress_split(list, field, first, serialize_fn),
+        Some(first) => compress_split(list, field, first, &serializer),
         None => None,
     };
-    let records = records.unwrap_or_else(|| compress_in_turn(list, field, &start, serialize_fn));
+    let records = records.unwrap_or_else(|| compress_in_turn(list, field, &start, &serializer));
     // $this->count += $num_objects, by PHP's +.
     let mut archive = Object(unsafe { &mut *archive_zval }.object_mut().expect("checked an object"));
     let mut sum = Zval::new();
@@ -230,15 +285,14 @@ const NO_OFFSET: i64 = i64::MIN;
 
 /// Yioop's loop as it runs: each object's offset set, then serialized and
 /// compressed, one after another.
-fn compress_in_turn(list: &mut ZendHashTable, field: Key, start: &Zval, serialize_fn: *mut zend_function) -> Vec<Written> {
+fn compress_in_turn(list: &mut ZendHashTable, field: Key, start: &Zval, serializer: &Serializer) -> Vec<Written> {
     let mut offset = start.shallow_clone();
     let mut records = Vec::with_capacity(list.len());
     for i in 0..list.len() {
         let object = element(list, i);
         set_field(object, field, offset.shallow_clone());
-        let text = serialize(serialize_fn, object);
-        let text = text.zend_str().map_or(&[][..], |s| s.as_bytes());
-        let member = deflate::gzencode9(text);
+        let text = serializer.serialize(object);
+        let member = deflate::gzencode9(&text);
         let at = long_of(&offset).unwrap_or(NO_OFFSET);
         // $offset += $len + 20, by PHP's +.
         let mut sum = Zval::new();
@@ -254,7 +308,7 @@ fn compress_in_turn(list: &mut ZendHashTable, field: Key, start: &Zval, serializ
 /// 0, where the offset field is every object's last entry; None (nothing
 /// PHP sees changed but the offset fields, which Yioop's loop then sets)
 /// otherwise.
-fn compress_split(list: &mut ZendHashTable, field: Key, first: i64, serialize_fn: *mut zend_function) -> Option<Vec<Written>> {
+fn compress_split(list: &mut ZendHashTable, field: Key, first: i64, serializer: &Serializer) -> Option<Vec<Written>> {
     let count = list.len();
     let mut texts = Vec::with_capacity(count);
     for i in 0..count {
@@ -263,19 +317,13 @@ fn compress_split(list: &mut ZendHashTable, field: Key, first: i64, serialize_fn
         if !keys::is_last(object.array().expect("an array"), field) {
             return None;
         }
-        let text = serialize(serialize_fn, object);
-        if !text.zend_str().is_some_and(|s| s.as_bytes().ends_with(b"i:0;}")) {
+        let text = serializer.serialize(object);
+        if !text.ends_with(b"i:0;}") {
             return None;
         }
         texts.push(text);
     }
-    let splits: Vec<Split> = texts
-        .iter()
-        .map(|text| {
-            let bytes = text.zend_str().expect("checked a string").as_bytes();
-            Split { prefix: &bytes[..bytes.len() - 3], suffix: &bytes[bytes.len() - 2..] }
-        })
-        .collect();
+    let splits: Vec<Split> = texts.iter().map(|bytes| Split { prefix: &bytes[..bytes.len() - 3], suffix: &bytes[bytes.len() - 2..] }).collect();
     let bytes = splits.iter().map(|s| s.prefix.len()).sum();
     let (members, offsets) = deflate::compress_chain(&splits, first, threads_for(count, bytes));
     let mut records = Vec::with_capacity(count);

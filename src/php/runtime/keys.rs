@@ -129,48 +129,45 @@ pub fn values(array: &ZendHashTable) -> impl Iterator<Item = &Zval> {
 
 /// Every key and value slot of `array`, in order (references not followed).
 pub fn entries(array: &ZendHashTable) -> Vec<(Key<'_>, &Zval)> {
-    let ht: *const HashTable = std::ptr::from_ref(array).cast();
     let mut out = Vec::with_capacity(array.len());
-    unsafe {
-        let used = (*ht).nNumUsed as usize;
-        if (*ht).u.flags & HASH_FLAG_PACKED != 0 {
-            let slots = (*ht).__bindgen_anon_1.arPacked.cast::<Zval>();
-            for i in 0..used {
-                let value = &*slots.add(i);
-                if value.u1.v.type_ != IS_UNDEF {
-                    out.push((Key::Int(i as i64), value));
-                }
+    out.extend(entry_iter(array));
+    out
+}
+
+/// `entries` without a list.
+pub fn entry_iter(array: &ZendHashTable) -> impl Iterator<Item = (Key<'_>, &Zval)> {
+    let ht: *const HashTable = std::ptr::from_ref(array).cast();
+    let (packed, used) = unsafe { ((*ht).u.flags & HASH_FLAG_PACKED != 0, (*ht).nNumUsed as usize) };
+    (0..used).filter_map(move |i| unsafe {
+        if packed {
+            let value = &*(*ht).__bindgen_anon_1.arPacked.cast::<Zval>().add(i);
+            return (value.u1.v.type_ != IS_UNDEF).then_some((Key::Int(i as i64), value));
+        }
+        let buckets = (*ht).__bindgen_anon_1.arData;
+        // Keys and string values live elsewhere on the heap: in a large
+        // array (a shard's words) each is a cache miss.
+        if i + AHEAD < used {
+            let ahead = &*buckets.add(i + AHEAD);
+            if !ahead.key.is_null() {
+                prefetch(ahead.key);
             }
-        } else {
-            let buckets = (*ht).__bindgen_anon_1.arData;
-            for i in 0..used {
-                // Keys and string values live elsewhere on the heap: in a
-                // large array (a shard's words) each is a cache miss.
-                if i + AHEAD < used {
-                    let ahead = &*buckets.add(i + AHEAD);
-                    if !ahead.key.is_null() {
-                        prefetch(ahead.key);
-                    }
-                    if ahead.val.u1.v.type_ == IS_STRING {
-                        prefetch(ahead.val.value.str_);
-                    }
-                }
-                let bucket = &*buckets.add(i);
-                let value = &*std::ptr::from_ref(&bucket.val).cast::<Zval>();
-                if value.u1.v.type_ == IS_UNDEF {
-                    continue;
-                }
-                let key = if bucket.key.is_null() {
-                    Key::Int(bucket.h as i64)
-                } else {
-                    let s = bucket.key;
-                    Key::Str(std::slice::from_raw_parts((*s).val.as_ptr().cast::<u8>(), (*s).len))
-                };
-                out.push((key, value));
+            if ahead.val.u1.v.type_ == IS_STRING {
+                prefetch(ahead.val.value.str_);
             }
         }
-    }
-    out
+        let bucket = &*buckets.add(i);
+        let value = &*std::ptr::from_ref(&bucket.val).cast::<Zval>();
+        if value.u1.v.type_ == IS_UNDEF {
+            return None;
+        }
+        let key = if bucket.key.is_null() {
+            Key::Int(bucket.h as i64)
+        } else {
+            let s = bucket.key;
+            Key::Str(std::slice::from_raw_parts((*s).val.as_ptr().cast::<u8>(), (*s).len))
+        };
+        Some((key, value))
+    })
 }
 
 /// The slot of `$array[$key]`, as PHP finds it (PHP's own, valid while
