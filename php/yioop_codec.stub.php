@@ -530,9 +530,12 @@ namespace yioop_codec\archive {
      * see them (fopen "r+", $archive->seekEndObjects, ftell, ftruncate,
      * fwrite of all records at once, the callback with $data when both are
      * != null, $archive->writeInfoBlock, fclose; `count` raised by PHP's +).
-     * Each object gets its offset in $offset_field and is serialized by
-     * PHP's serialize on the calling thread; the texts are compressed as
-     * gzencode($text, 9) by the zlib PHP runs (the system's libz), on up to
+     * Each object gets its offset in $offset_field and is serialized on
+     * the calling thread: natively, as serialize writes scalars and arrays
+     * (floats as at serialize_precision -1), while serialize_precision is
+     * -1; by PHP's serialize otherwise. The texts are compressed as
+     * gzencode($text, 9) by the zlib PHP runs (the system's libz; the gzip
+     * header zlib writes, the CRC-32 by libdeflate), on up to
      * yioop.compress_threads threads (one for fewer than 16 records or 64
      * KiB), which see bytes and no PHP value. Returns the objects with
      * their offsets when $return_flag is truthy; otherwise updates $objects
