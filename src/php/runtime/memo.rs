@@ -10,7 +10,7 @@
 use crate::php::runtime::convert::{bytes_zval, num_zval};
 use crate::php_semantics::num::Num;
 use crate::php::runtime::ffi::{IS_ARRAY, IS_DOUBLE, IS_FALSE, IS_LONG, IS_NULL, IS_OBJECT, IS_STRING, IS_TRUE};
-use crate::php::runtime::keys::{entries, update, Key, OwnedKey};
+use crate::php::runtime::keys::{entry_iter, update, Key, OwnedKey};
 use crate::php::runtime::zval::{array_zval, bool_zval, long_zval};
 use ext_php_rs::types::{ZendHashTable, Zval};
 use rustc_hash::{FxHashMap, FxHasher};
@@ -46,7 +46,7 @@ impl Kept {
                 if array.nInternalPointer != 0 {
                     return None;
                 }
-                let entries = entries(array).into_iter().map(|(key, v)| Some((OwnedKey::from(key), Kept::of(v)?))).collect::<Option<_>>()?;
+                let entries = entry_iter(array).map(|(key, v)| Some((OwnedKey::from(key), Kept::of(v)?))).collect::<Option<_>>()?;
                 Kept::Array { entries, next_free: array.nNextFreeElement }
             }
             _ => return None,
@@ -198,7 +198,7 @@ impl StateHash {
             self.0.write_usize(std::ptr::from_ref(array) as usize);
             return;
         }
-        for (key, entry) in entries(array) {
+        for (key, entry) in entry_iter(array) {
             match key {
                 Key::Int(i) => self.0.write_i64(i),
                 Key::Str(s) => self.bytes(s),

@@ -14,7 +14,7 @@ use crate::php::runtime::function::{self, Param};
 use crate::php::index::shard::{Outcome, Shard, INDEX_SHARD};
 use crate::php::runtime::zval::{array_zval, bool_zval, long_of, long_zval};
 use crate::index::shard::build;
-use crate::php::runtime::keys::{entries, find, Key};
+use crate::php::runtime::keys::{entry_iter, find, Key};
 use ext_php_rs::ffi::{zend_string, zval, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
@@ -42,14 +42,12 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
 /// here), a new one is appended. None where a meta id is neither an int nor
 /// a string.
 fn words_and_meta<'a>(word_lists: &'a ZendHashTable, meta_ids: &'a ZendHashTable) -> Option<Vec<(Key<'a>, Option<&'a Zval>)>> {
-    let metas = entries(meta_ids).into_iter().map(|(_, m)| Key::of_value(m.dereference())).collect::<Option<Vec<Key>>>()?;
+    let metas = entry_iter(meta_ids).map(|(_, m)| Key::of_value(m.dereference())).collect::<Option<Vec<Key>>>()?;
     // The lists a meta id empties, by slot: a few lookups a document
     // rather than a test per word.
     let emptied: Vec<*mut Zval> = metas.iter().filter_map(|&k| find(word_lists, k)).collect();
-    let mut all: Vec<(Key, Option<&Zval>)> = entries(word_lists)
-        .into_iter()
-        .map(|(key, slot)| (key, (!emptied.contains(&std::ptr::from_ref(slot).cast_mut())).then(|| slot.dereference())))
-        .collect();
+    let mut all: Vec<(Key, Option<&Zval>)> = Vec::with_capacity(word_lists.len() + metas.len());
+    all.extend(entry_iter(word_lists).map(|(key, slot)| (key, (!emptied.contains(&std::ptr::from_ref(slot).cast_mut())).then(|| slot.dereference()))));
     let mut appended: Vec<Key> = Vec::new();
     for key in metas {
         if find(word_lists, key).is_none() && !appended.contains(&key) {
@@ -160,12 +158,12 @@ fn auxiliary_keys(shard: &Shard, scores: &Zval, ranks: &Zval) -> Option<Vec<u8>>
         v if v.is_long() => v.long().map(|i| i as f64),
         v => v.double(),
     };
-    let scores = entries(scores.array()?).into_iter().map(|(key, w)| match key {
+    let scores = entry_iter(scores.array()?).map(|(key, w)| match key {
         Key::Int(position) => Some((position, number(w)?)),
         Key::Str(_) => None,
     });
     let scores: Vec<(i64, f64)> = scores.collect::<Option<_>>()?;
-    let ranks: Vec<f64> = entries(ranks.array()?).into_iter().map(|(_, r)| number(r)).collect::<Option<_>>()?;
+    let ranks: Vec<f64> = entry_iter(ranks.array()?).map(|(_, r)| number(r)).collect::<Option<_>>()?;
     build::auxiliary_keys(&scores, &ranks, max)
 }
 
