@@ -143,11 +143,15 @@ fn recycle(mut stream: Stream) {
 /// first bytes of an empty member it makes.
 fn gzip_header() -> &'static [u8; GZIP_HEADER] {
     static HEADER: OnceLock<[u8; GZIP_HEADER]> = OnceLock::new();
-    HEADER.get_or_init(|| {
-        let mut member = Member { stream: Some(Stream::made(GZIP_WINDOW_BITS)), out: Vec::new(), crc: 0, len: 0 };
-        member.feed(&[], Z_FINISH);
-        member.out[..GZIP_HEADER].try_into().expect("a gzip member starts with its header")
-    })
+    HEADER.get_or_init(|| zlibs_gzip_member(&[])[..GZIP_HEADER].try_into().expect("a gzip member starts with its header"))
+}
+
+/// `text` as zlib's own gzip wrapper writes it (its stream then ended, not
+/// pooled: the pool holds raw streams).
+fn zlibs_gzip_member(text: &[u8]) -> Vec<u8> {
+    let mut member = Member { stream: Some(Stream::made(GZIP_WINDOW_BITS)), out: Vec::new(), crc: 0, len: 0 };
+    member.feed(text, Z_FINISH);
+    member.out
 }
 
 /// One gzip member being written: zlib's raw stream (boxed: zlib's state
@@ -210,12 +214,13 @@ impl Member {
     pub fn finish(mut self, tail: &[u8]) -> Vec<u8> {
         self.take(tail, Z_FINISH);
         recycle(self.stream.take().expect("open until finished"));
-        self.out.reserve_exact(GZIP_TRAILER);
-        self.out.extend_from_slice(&self.crc.to_le_bytes());
-        self.out.extend_from_slice(&self.len.to_le_bytes());
         // Copied out exactly: records are kept (written.rs), and the room
         // deflate had to spare would stay with each as a hole in the heap.
-        self.out.as_slice().to_vec()
+        let mut member = Vec::with_capacity(self.out.len() + GZIP_TRAILER);
+        member.extend_from_slice(&self.out);
+        member.extend_from_slice(&self.crc.to_le_bytes());
+        member.extend_from_slice(&self.len.to_le_bytes());
+        member
     }
 }
 
@@ -400,9 +405,7 @@ mod tests {
     fn the_raw_stream_in_its_wrapper_is_zlibs_gzip_member() {
         for (seed, len) in [(1, 0), (2, 1), (3, 700), (4, 5000), (5, 70_000), (6, 300_000)] {
             let text = varied(seed, len);
-            let mut zlibs = Member { stream: Some(Stream::made(GZIP_WINDOW_BITS)), out: Vec::new(), crc: 0, len: 0 };
-            zlibs.feed(&text, Z_FINISH);
-            assert_eq!(gzencode9(&text), zlibs.out, "len {len}");
+            assert_eq!(gzencode9(&text), zlibs_gzip_member(&text), "len {len}");
         }
     }
 
