@@ -607,6 +607,47 @@ namespace yioop_codec\dictionary {
      *     entries [generation, first offset, last offset, count, id]
      */
     function getWordInfo(object $dictionary, mixed $word_id, bool $raw = false, mixed $threshold = -1, mixed $start_generation = -1, mixed $num_distinct_generations = -1, bool $with_remaining_total = false): ?array {}
+
+    /**
+     * IndexDictionary::addShardDictionary: the shard's words written as a
+     * tier-0 file per first byte (its prefix index rewritten natively, as
+     * Yioop's loop rewrites it, with offsets relative to each byte's first
+     * word; the words through the shard's getShardSubstring), then the
+     * tiers merged up while the tier above is taken: the callback's join,
+     * mergeTier, max_tier and its file, calculateActiveTiers, and Yioop's
+     * log lines, all through PHP in Yioop's order. True when done; false
+     * where Yioop's returns false (no shard header, no prefix string), and
+     * also, without a log line, where the shard leaves prefixes_len other
+     * than an int or gives a prefix string that is not a string (Yioop's
+     * IndexShard does neither). Null, having changed nothing, for a
+     * dir_name PHP would not open as a plain file (or open_basedir set), a
+     * shard whose class is not Yioop's IndexShard, a callback neither null
+     * nor an object, max_tier not an int, a first-byte folder missing,
+     * constants of IndexDictionary or IndexShard other than Yioop's, or no
+     * crawlLog or crawlTimeoutLog: Yioop's PHP then runs.
+     */
+    function addShardDictionary(object $dictionary, mixed $index_shard, mixed $callback = null): ?bool {}
+
+    /**
+     * IndexDictionary::mergeTierFiles: the files "$prefix/{$tier}A.dic"
+     * and "$prefix/{$tier}B.dic" under $this->dir_name merged into
+     * "$prefix/" . ($tier + 1) . "$out_slot.dic", then removed (with PHP's
+     * unlink), as Yioop's loop merges them: records of one id combined by
+     * combineDictionaryRecord, its quirk kept (where A's last auxiliary
+     * record is part full, B's first entries under the same array keys are
+     * dropped), the prefix index counted as Yioop counts it. Of the
+     * progress lines (crawlTimeoutLog) the first of each loop is offered.
+     * Both files are read whole and the merge made before anything is
+     * written. True when done; false, having changed nothing, for a prefix
+     * or tier that is not an int, an out slot that is not a string, a
+     * dir_name PHP would not open as a plain file (or open_basedir set),
+     * constants of IndexDictionary or IndexShard other than Yioop's, no
+     * crawlLog or crawlTimeoutLog, a file filesize() does not give an int
+     * for or that changed size since, a file that is not whole records
+     * (where Yioop's loop logs a short file or takes a record cut off), or
+     * an output file that cannot be created: Yioop's PHP then runs.
+     */
+    function mergeTierFiles(object $dictionary, mixed $prefix, mixed $tier, mixed $out_slot): bool {}
 }
 
 namespace yioop_codec\index_manager {

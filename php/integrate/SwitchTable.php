@@ -227,6 +227,18 @@ final class SwitchTable
             ],
             'methods' => [
                 'getWordInfo' => ['51b3c3ff9d1cb280', 'declines'],
+                // The queue server's dictionary (bench/crawl): each
+                // generation's words added as tier-0 files, and the tiers
+                // merged up.
+                'addShardDictionary' => ['102d60dddeb75a5e', 'declines',
+                    'reads' => [
+                        'extractPrefixRecord' => '68b90ebf91e92a9f',
+                    ]],
+                'mergeTierFiles' => ['7dfb4bf79435f2ce', 'declines_void',
+                    'reads' => [
+                        'combineDictionaryRecord' => '57d289aa6a3110c8',
+                        'makePrefixRecord' => 'b1635a5d0c411226',
+                    ]],
             ],
         ],
         // PhraseParser asks the n-word-gram filters for every candidate

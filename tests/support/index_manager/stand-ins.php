@@ -23,7 +23,9 @@ namespace seekquarry\yioop\library {
 
     class IndexShard
     {
+        const WORD_KEY_LEN = 20;
         const WORD_DATA_LEN = 12;
+        const BLANK = "\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF";
     }
 
     class IndexArchiveBundle

@@ -18,6 +18,9 @@ namespace seekquarry\yioop\library {
     /** The fields the native slice reads; the header's as the shard tests' RecordedShard reads them. */
     class IndexShard
     {
+        const WORD_KEY_LEN = 20;
+        const WORD_DATA_LEN = 12;
+        const BLANK = "\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF";
         public $file_len;
         public $read_only_from_disk;
         public $fh = null;

@@ -1,6 +1,6 @@
 <?php
 /**
- * Stand-in for Yioop's IndexShard.php where IndexDictionary::getWordInfo is
+ * Stand-in for Yioop's IndexShard.php where IndexDictionary's getWordInfo and mergeTierFiles are
  * concerned: naming IndexShard autoloads this file, which (as Yioop's does)
  * includes Utility.php first.
  */
@@ -10,6 +10,7 @@ require_once __DIR__ . "/Utility.php";
 
 class IndexShard
 {
+    const WORD_KEY_LEN = 20;
     const WORD_DATA_LEN = 12;
     const BLANK = "\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF";
 }

@@ -1,6 +1,6 @@
 //! `yioop_codec\dictionary\getWordInfo`: IndexDictionary's `getWordInfo`,
 //! the look-up behind every `IndexManager::getWordInfo` (core:
-//! `crate::index::dictionary`). Its contract, declines included: php/yioop_codec.stub.php.
+//! `crate::index::dictionary`); `add.rs` is `addShardDictionary`, `merge.rs` `mergeTierFiles`. Its contract, declines included: php/yioop_codec.stub.php.
 //!
 //! The object's files and blocks are kept natively
 //! (`crate::index::dictionary::files`) while its `$this->fhs`, `$this->file_lens`
@@ -11,6 +11,9 @@
 //! whose arrays PHP has filled is Yioop's PHP's to read.
 //! A look-up the object answered before, from blocks it keeps, is
 //! answered again from its memo (`dictionary::word_info_remembered`).
+
+mod add;
+mod merge;
 
 use crate::php::runtime::weak_table::WeakTable;
 use crate::php::runtime::classes::autoload_named;
@@ -445,5 +448,5 @@ php_function!(GET_WORD_INFO, get_word_info_handler, "yioop_codec\\dictionary\\ge
         Param::Bool("with_remaining_total", "false"),], DataType::Mixed, |args| get_word_info(args));
 
 pub fn register(module: ModuleBuilder) -> ModuleBuilder {
-    function::register(module, &[(&GET_WORD_INFO, get_word_info_handler)])
+    add::register(merge::register(function::register(module, &[(&GET_WORD_INFO, get_word_info_handler)])))
 }
