@@ -78,7 +78,7 @@ class DictionaryMergeTest extends TestCase
         return $paths;
     }
 
-    private function output(array $merge): string
+    private function mergedPath(array $merge): string
     {
         return "$this->dir/{$merge['prefix']}/" . ($merge["tier"] + 1) . "{$merge['slot']}.dic";
     }
@@ -92,13 +92,13 @@ class DictionaryMergeTest extends TestCase
             $merge["prefix"], $merge["tier"], $merge["slot"]);
         if (in_array($merge["name"], self::LEFT_TO_YIOOP, true)) {
             $this->assertFalse($done, "not whole records: Yioop's PHP merges them");
-            $this->assertFileDoesNotExist($this->output($merge));
+            $this->assertFileDoesNotExist($this->mergedPath($merge));
             $this->assertSame(base64_decode($merge["a"]), file_get_contents($paths["A"]));
             $this->assertSame(base64_decode($merge["b"]), file_get_contents($paths["B"]));
             return;
         }
         $this->assertTrue($done);
-        $this->assertSame(md5(base64_decode($merge["out"])), md5_file($this->output($merge)),
+        $this->assertSame(md5(base64_decode($merge["out"])), md5_file($this->mergedPath($merge)),
             "the merged file is Yioop's");
         $this->assertSame($merge["remaining"], array_values(array_filter(["A", "B"], fn($s) => file_exists($paths[$s]))));
     }
@@ -125,7 +125,7 @@ class DictionaryMergeTest extends TestCase
             [$dictionary, $merge["prefix"] + 1, $merge["tier"]]] as [$object, $prefix, $tier]) {
             $this->assertFalse(\yioop_codec\dictionary\mergeTierFiles($object, $prefix, $tier, $merge["slot"]));
         }
-        $this->assertFileDoesNotExist($this->output($merge));
+        $this->assertFileDoesNotExist($this->mergedPath($merge));
         $this->assertSame(base64_decode($merge["a"]), file_get_contents($paths["A"]));
         $this->assertSame(["A", "B"], array_values(array_filter(["A", "B"], fn($s) => file_exists($paths[$s]))));
     }
