@@ -3,11 +3,7 @@
 //! prefix index for that byte, its offsets made relative to the first
 //! word of the byte.
 
-/// `IndexDictionary::PREFIX_ITEM_SIZE`: an offset and a count, big-endian.
-const PREFIX_ITEM: usize = 8;
-/// Prefix items per first byte (`NUM_PREFIX_LETTERS`).
-const SECOND_BYTES: usize = 256;
-const BLANK: [u8; PREFIX_ITEM] = [0xFF; PREFIX_ITEM];
+use super::merge::{BLANK_PREFIX_ITEM, PREFIXES as SECOND_BYTES, PREFIX_ITEM};
 
 /// Rewrites `prefixes` (the shard's prefix index) as Yioop's loop does:
 /// within each first byte, every item that is whole and not blank gets
@@ -28,7 +24,7 @@ fn rebase_first_byte(prefixes: &mut [u8], first: usize) -> Option<(i64, i64)> {
         let Some(item) = prefixes.get_mut(at..at + PREFIX_ITEM) else {
             continue;
         };
-        if *item == BLANK {
+        if *item == BLANK_PREFIX_ITEM {
             continue;
         }
         let offset = u32::from_be_bytes([item[0], item[1], item[2], item[3]]);

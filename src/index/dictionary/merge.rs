@@ -20,16 +20,20 @@
 //! PHP's `+` on arrays, which keeps A's entry under a key both have and
 //! drops B's ([`Entries::union`]).
 
-/// `IndexDictionary::PREFIX_HEADER_SIZE`.
-pub const PREFIX_HEADER: usize = 2048;
+/// `IndexDictionary::NUM_PREFIX_LETTERS`.
+pub const PREFIXES: usize = 256;
+/// `IndexDictionary::PREFIX_ITEM_SIZE`: an offset and a count, big-endian.
+pub const PREFIX_ITEM: usize = 8;
+/// `IndexShard::BLANK`: a prefix item with no words.
+pub const BLANK_PREFIX_ITEM: [u8; PREFIX_ITEM] = [0xFF; PREFIX_ITEM];
+/// `IndexDictionary::PREFIX_HEADER_SIZE`: an item per second byte.
+pub const PREFIX_HEADER: usize = PREFIXES * PREFIX_ITEM;
 /// `IndexShard::WORD_KEY_LEN + IndexShard::WORD_DATA_LEN`.
 pub const ITEM: usize = 32;
 /// `IndexShard::WORD_KEY_LEN`.
 pub const KEY: usize = 20;
 /// `IndexDictionary::AUX_RECORD_LEN`: one entry of an auxiliary item.
 pub const ENTRY: usize = 10;
-/// `IndexDictionary::NUM_PREFIX_LETTERS`.
-pub const PREFIXES: usize = 256;
 const BLANK_ENTRY: [u8; ENTRY] = [0xFF; ENTRY];
 
 /// The merged file: its prefix index, then its records.
@@ -117,7 +121,7 @@ impl PrefixCounts {
                     index.extend_from_slice(&(count as u32).to_be_bytes());
                     offset += count * ITEM as i64;
                 }
-                None => index.extend_from_slice(&[0xFF; 8]),
+                None => index.extend_from_slice(&BLANK_PREFIX_ITEM),
             }
         }
         index

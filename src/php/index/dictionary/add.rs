@@ -9,10 +9,10 @@
 //! calculateActiveTiers, crawlLog, file_put_contents) is called through
 //! PHP, in Yioop's order. It declines only before its first log line.
 
-use super::merge::{layout_is_natives, logs_callable, path, CRAWL_LOG};
+use super::merge::{layout_is_natives, path};
 use crate::index::dictionary::add::rebase_prefix_index;
-use crate::index::dictionary::merge::{ITEM, PREFIXES, PREFIX_HEADER};
-use crate::php::index::shard::INDEX_SHARD;
+use crate::index::dictionary::merge::{ITEM, PREFIXES, PREFIX_HEADER, PREFIX_ITEM};
+use crate::php::index::shard::{logging_available, CRAWL_LOG, INDEX_SHARD};
 use crate::php::runtime::classes::{autoload_named, class_constant};
 use crate::php::runtime::convert::bytes_zval;
 use crate::php::runtime::engine::{self, call_function, call_method};
@@ -45,11 +45,11 @@ fn add_shard_dictionary(mut dictionary: Zval, mut shard: Zval, mut callback: Zva
     let dir = object.get_property::<&Zval>("dir_name").ok()?.dereference().zend_str()?.as_bytes().to_vec();
     let header_length = class_constant(unsafe { autoload_named(INDEX_SHARD)?.as_ref()? }, "HEADER_LENGTH").and_then(long_of)?;
     let shard_is_yioops = shard.object().is_some_and(|s| s.get_class_entry().name() == Some(INDEX_SHARD));
-    let prefix_item_is_natives = class_constant(object.get_class_entry(), "PREFIX_ITEM_SIZE").and_then(long_of) == Some(8);
+    let prefix_item_is_natives = class_constant(object.get_class_entry(), "PREFIX_ITEM_SIZE").and_then(long_of) == Some(PREFIX_ITEM as i64);
     let max_tier_is_int = object.get_property::<&Zval>("max_tier").ok().and_then(|t| long_of(t.dereference())).is_some();
     let folders = (0..PREFIXES).all(|i| path(&[&dir[..], format!("/{i}").as_bytes()].concat()).is_dir());
     if !engine::plain_file_path(&dir) || !layout_is_natives(object.get_class_entry()) || !prefix_item_is_natives
-        || !shard_is_yioops || !max_tier_is_int || !(callback.is_null() || callback.is_object()) || !folders || !logs_callable()
+        || !shard_is_yioops || !max_tier_is_int || !(callback.is_null() || callback.is_object()) || !folders || !logging_available(false)
     {
         return None;
     }

@@ -9,8 +9,8 @@
 //! index over the blank), and the two files are removed with PHP's own
 //! `unlink`, which clears PHP's stat cache as Yioop's calls do.
 
-use crate::index::dictionary::merge::{self, ENTRY, ITEM, KEY, PREFIXES, PREFIX_HEADER};
-use crate::php::index::shard::INDEX_SHARD;
+use crate::index::dictionary::merge::{self, BLANK_PREFIX_ITEM, ENTRY, ITEM, KEY, PREFIXES, PREFIX_HEADER};
+use crate::php::index::shard::{logging_available, CRAWL_TIMEOUT_LOG, INDEX_SHARD};
 use crate::php::runtime::classes::{autoload_named, class_constant};
 use crate::php::runtime::convert::bytes_zval;
 use crate::php::runtime::engine::{self, call_function};
@@ -21,9 +21,6 @@ use ext_php_rs::ffi::zend_class_entry;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
 use std::io::{Seek, SeekFrom, Write};
-
-pub(super) const CRAWL_LOG: &str = "seekquarry\\yioop\\library\\crawllog";
-const CRAWL_TIMEOUT_LOG: &str = "seekquarry\\yioop\\library\\crawltimeoutlog";
 
 php_function!(MERGE_TIER_FILES, merge_tier_files_handler, "yioop_codec\\dictionary\\mergeTierFiles", [Param::Value("dictionary"), Param::Value("prefix"), Param::Value("tier"), Param::Value("out_slot")], DataType::Bool, |args| {
     let [dictionary, prefix, tier, out_slot] = args.values::<4>();
@@ -40,7 +37,7 @@ fn merge_tier_files(dictionary: &Zval, prefix: &Zval, tier: &Zval, out_slot: &Zv
     let (prefix, tier) = (long_of(prefix)?, long_of(tier)?);
     let out_slot = out_slot.zend_str()?.as_bytes();
     let dir = object.get_property::<&Zval>("dir_name").ok()?.dereference().zend_str()?.as_bytes();
-    if !engine::plain_file_path(dir) || !layout_is_natives(object.get_class_entry()) || !logs_callable() {
+    if !engine::plain_file_path(dir) || !layout_is_natives(object.get_class_entry()) || !logging_available(false) {
         return None;
     }
     let folder = [dir, format!("/{prefix}/").as_bytes()].concat();
@@ -112,11 +109,7 @@ pub(super) fn layout_is_natives(class: &zend_class_entry) -> bool {
         && bytes(class, "AUX_RECORD_BLANK") == Some(vec![0xFF; ENTRY])
         && long(shard, "WORD_KEY_LEN") == Some(KEY as i64)
         && long(shard, "WORD_DATA_LEN") == Some((ITEM - KEY) as i64)
-        && bytes(shard, "BLANK") == Some(vec![0xFF; 8])
-}
-
-pub(super) fn logs_callable() -> bool {
-    engine::function_exists(CRAWL_LOG) && engine::function_exists(CRAWL_TIMEOUT_LOG)
+        && bytes(shard, "BLANK") == Some(BLANK_PREFIX_ITEM.to_vec())
 }
 
 /// crawlTimeoutLog($format, $a, $b); None where it threw.

@@ -98,6 +98,8 @@ mod save;
 mod slice;
 
 pub(in crate::php) use slice::iterator_slice;
+// Yioop's log functions, which the dictionary's native methods call too.
+pub(in crate::php::index) use save::{logging_available, CRAWL_LOG, CRAWL_TIMEOUT_LOG};
 
 /// A shard object: its properties as IndexShard's PHP reads them.
 pub(super) struct Shard<'a>(pub(super) Object<'a>);

@@ -22,8 +22,8 @@ use std::borrow::Cow;
 
 /// Yioop's functions the save steps call, as they resolve inside its
 /// `seekquarry\yioop\library` namespace.
-const CRAWL_LOG: &str = "seekquarry\\yioop\\library\\crawlLog";
-const CRAWL_TIMEOUT_LOG: &str = "seekquarry\\yioop\\library\\crawlTimeoutLog";
+pub(in crate::php::index) const CRAWL_LOG: &str = "seekquarry\\yioop\\library\\crawlLog";
+pub(in crate::php::index) const CRAWL_TIMEOUT_LOG: &str = "seekquarry\\yioop\\library\\crawlTimeoutLog";
 const PROCESS_HANDLER: &str = "seekquarry\\yioop\\library\\CrawlDaemon::processHandler";
 
 /// Bytes handed to each `fwrite` of the posting lists.
@@ -85,7 +85,7 @@ fn is_callable(name: &str) -> bool {
 
 /// Whether Yioop's log functions are there to call, where a step needs them
 /// (else its PHP runs, and fails as it would).
-fn logging_available(with_handler: bool) -> bool {
+pub(in crate::php::index) fn logging_available(with_handler: bool) -> bool {
     is_callable(CRAWL_LOG) && is_callable(CRAWL_TIMEOUT_LOG) && (!with_handler || is_callable(PROCESS_HANDLER))
 }
 
