@@ -2,14 +2,16 @@
 /**
  * What compressing a queue server's summaries costs, by record size:
  *
- *   php bench/crawl/deflate-records.php BATCHES_DIR [MAX_BATCHES=4]
+ *   php bench/crawl/deflate-records.php BATCHES_DIR [MAX_BATCHES=4] [DUMP_FILE]
  *
  * Decodes fetcher uploads as processIndexArchive does (webdecode, then each
  * site's gzuncompress and unserialize), serializes each site with an offset
  * field added as WebArchive::addObjects would, and times PHP's gzencode at
  * levels 1, 6 and 9 (addObjects uses 9) over records up to 32 KiB and
  * over it. Stand-in records: the summaries Yioop stores are these sites
- * with a few more fields.
+ * with a few more fields. DUMP_FILE: the records also written there, each
+ * after its length (4 bytes, big-endian), for bench/deflate.rs
+ * (DEFLATE_RECORDS=DUMP_FILE).
  */
 declare(strict_types=1);
 
@@ -30,6 +32,9 @@ foreach ($files as $file) {
         $site["offset"] = 1234567;
         $records[] = serialize($site);
     }
+}
+if (isset($argv[3])) {
+    file_put_contents($argv[3], implode("", array_map(fn($r) => pack("N", strlen($r)) . $r, $records)));
 }
 $lens = array_map("strlen", $records);
 sort($lens);

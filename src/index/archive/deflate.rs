@@ -28,7 +28,9 @@
 //! Nothing here touches PHP: the threads see only bytes.
 
 use libz_sys::{deflate, deflateEnd, deflateInit2_, deflateReset, uInt, voidpf, z_stream, zlibVersion, Z_DEFAULT_STRATEGY, Z_DEFLATED, Z_FINISH, Z_NO_FLUSH, Z_OK, Z_STREAM_END};
+use super::zlib9;
 use libdeflate_sys::libdeflate_crc32;
+use std::cell::RefCell;
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock};
@@ -149,25 +151,91 @@ fn gzip_header() -> &'static [u8; GZIP_HEADER] {
 /// `text` as zlib's own gzip wrapper writes it (its stream then ended, not
 /// pooled: the pool holds raw streams).
 fn zlibs_gzip_member(text: &[u8]) -> Vec<u8> {
-    let mut member = Member { stream: Some(Stream::made(GZIP_WINDOW_BITS)), out: Vec::new(), crc: 0, len: 0 };
+    let mut member = ZlibMember { stream: Some(Stream::made(GZIP_WINDOW_BITS)), out: Vec::new(), crc: 0, len: 0 };
     member.feed(text, Z_FINISH);
     member.out
 }
 
-/// One gzip member being written: zlib's raw stream (boxed: zlib's state
-/// points back at it, so it never moves), the bytes out so far, and the
-/// CRC-32 and length of the text fed.
-pub struct Member {
+/// One gzip member being written: by [`zlib9`] where it writes the linked
+/// zlib's bytes ([`native_agrees`]) and the text is short enough, else by
+/// zlib's stream.
+pub struct Member(Writer);
+
+enum Writer {
+    Native(Box<zlib9::Deflate>),
+    Zlib(ZlibMember),
+}
+
+impl Member {
+    /// A member begun as `gzencode($text, 9)` begins it, `prefix` fed.
+    pub fn start(prefix: &[u8]) -> Member {
+        if prefix.len() <= zlib9::MAX_WHOLE_INPUT && native_agrees() {
+            let mut deflate = native_deflater();
+            // A prefix past zlib9::MAX_INPUT is kept and written at the finish.
+            deflate.feed(prefix);
+            return Member(Writer::Native(deflate));
+        }
+        Member(Writer::Zlib(ZlibMember::start(prefix)))
+    }
+
+    /// The member's bytes once `tail` is fed and the stream finished.
+    pub fn finish(self, tail: &[u8]) -> Vec<u8> {
+        match self.0 {
+            Writer::Native(mut deflate) => {
+                let member = deflate.finish(tail).unwrap_or_else(|| zlib_gzencode9(deflate.input()));
+                recycle_native(deflate);
+                member
+            }
+            Writer::Zlib(member) => member.finish(tail),
+        }
+    }
+}
+
+thread_local! {
+    /// Native deflaters reset for reuse (each holds about 200 KiB of tables).
+    static NATIVE_POOL: RefCell<Vec<Box<zlib9::Deflate>>> = const { RefCell::new(Vec::new()) };
+}
+
+fn native_deflater() -> Box<zlib9::Deflate> {
+    NATIVE_POOL.with_borrow_mut(Vec::pop).unwrap_or_default()
+}
+
+fn recycle_native(mut deflate: Box<zlib9::Deflate>) {
+    deflate.reset();
+    NATIVE_POOL.with_borrow_mut(|pool| {
+        if pool.len() < AHEAD_PER_THREAD {
+            pool.push(deflate);
+        }
+    });
+}
+
+/// Whether [`zlib9`] writes what the linked zlib writes, checked once a
+/// process on texts that take each of its paths (stored, fixed and dynamic
+/// blocks, long and overflowing codes, chains zlib cuts short): true for
+/// zlib 1.2.12 to 1.3.1; a zlib of another lineage keeps its own deflate.
+pub fn native_agrees() -> bool {
+    static AGREES: OnceLock<bool> = OnceLock::new();
+    *AGREES.get_or_init(|| zlib9::probes().iter().all(|text| zlib9::gzencode9(text).as_deref() == Some(&zlib_gzencode9(text)[..])))
+}
+
+/// `gzencode($text, 9)` by the zlib this process links.
+pub fn zlib_gzencode9(text: &[u8]) -> Vec<u8> {
+    ZlibMember::start(&[]).finish(text)
+}
+
+/// One gzip member being written by zlib: its raw stream (boxed: zlib's
+/// state points back at it, so it never moves), the bytes out so far, and
+/// the CRC-32 and length of the text fed.
+struct ZlibMember {
     stream: Option<Stream>,
     out: Vec<u8>,
     crc: u32,
     len: u32,
 }
 
-impl Member {
-    /// A member begun as `gzencode($text, 9)` begins it, `prefix` fed.
-    pub fn start(prefix: &[u8]) -> Member {
-        let mut member = Member { stream: Some(Stream::new()), out: gzip_header().to_vec(), crc: 0, len: 0 };
+impl ZlibMember {
+    fn start(prefix: &[u8]) -> ZlibMember {
+        let mut member = ZlibMember { stream: Some(Stream::new()), out: gzip_header().to_vec(), crc: 0, len: 0 };
         member.take(prefix, Z_NO_FLUSH);
         member
     }
@@ -210,8 +278,7 @@ impl Member {
         }
     }
 
-    /// The member's bytes once `tail` is fed and the stream finished.
-    pub fn finish(mut self, tail: &[u8]) -> Vec<u8> {
+    fn finish(mut self, tail: &[u8]) -> Vec<u8> {
         self.take(tail, Z_FINISH);
         recycle(self.stream.take().expect("open until finished"));
         // Copied out exactly: records are kept (written.rs), and the room
@@ -389,6 +456,14 @@ mod tests {
                 assert_eq!(split, whole, "len {len} cut at {cut}");
             }
         }
+    }
+
+    #[test]
+    fn the_native_deflate_agrees_with_this_zlib() {
+        // Debian 12's zlib 1.2.13 and Debian 13's 1.3.1: records are native.
+        assert!(native_agrees(), "zlib {}", zlib_version());
+        let text = varied(8, 3000);
+        assert_eq!(Member::start(&text[..100]).finish(&text[100..]), zlib_gzencode9(&text));
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod deflate;
 pub mod inflate;
 pub mod record_cache;
 pub mod written;
+pub mod zlib9;
 
 
 use std::fs::File;
