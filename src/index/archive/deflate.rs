@@ -30,7 +30,6 @@
 use libz_sys::{deflate, deflateEnd, deflateInit2_, deflateReset, uInt, voidpf, z_stream, zlibVersion, Z_DEFAULT_STRATEGY, Z_DEFLATED, Z_FINISH, Z_NO_FLUSH, Z_OK, Z_STREAM_END};
 use super::zlib9;
 use libdeflate_sys::libdeflate_crc32;
-use std::cell::RefCell;
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock};
@@ -191,22 +190,23 @@ impl Member {
     }
 }
 
-thread_local! {
-    /// Native deflaters reset for reuse (each holds about 200 KiB of tables).
-    static NATIVE_POOL: RefCell<Vec<Box<zlib9::Deflate>>> = const { RefCell::new(Vec::new()) };
-}
+/// Native deflaters reset for reuse, as [`POOL`] keeps zlib's streams
+/// (each holds about 200 KiB of tables, cleared when made). One pool for
+/// every thread: records begun on `compress_chain`'s threads are finished,
+/// and handed back, on PHP's.
+static NATIVE_POOL: Mutex<Vec<Box<zlib9::Deflate>>> = Mutex::new(Vec::new());
 
 fn native_deflater() -> Box<zlib9::Deflate> {
-    NATIVE_POOL.with_borrow_mut(Vec::pop).unwrap_or_default()
+    NATIVE_POOL.lock().ok().and_then(|mut pool| pool.pop()).unwrap_or_default()
 }
 
 fn recycle_native(mut deflate: Box<zlib9::Deflate>) {
     deflate.reset();
-    NATIVE_POOL.with_borrow_mut(|pool| {
-        if pool.len() < AHEAD_PER_THREAD {
+    if let Ok(mut pool) = NATIVE_POOL.lock() {
+        if pool.len() < POOL_MAX {
             pool.push(deflate);
         }
-    });
+    }
 }
 
 /// Whether [`zlib9`] writes what the linked zlib writes, checked once a
