@@ -14,23 +14,13 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::hint::black_box;
 use yioop_codec::index::archive::{deflate, zlib9};
 
-/// A summary-like serialized record of `words` words.
-fn synthetic(words: usize, seed: u64) -> Vec<u8> {
-    let vocabulary = ["search", "engine", "yioop", "index", "shard", "archive", "page", "summary", "crawl", "the", "of", "and", "documentation", "python", "function", "returns"];
-    let mut x = seed;
-    let mut text = String::new();
-    for _ in 0..words {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        text.push_str(vocabulary[(x >> 59) as usize % vocabulary.len()]);
-        text.push(' ');
-    }
-    format!("a:3:{{s:5:\"TITLE\";s:7:\"page {seed}\";s:3:\"URL\";s:24:\"https://example.com/{seed:04}\";s:11:\"DESCRIPTION\";s:{}:\"{text}\";}}", text.len()).into_bytes()
-}
+#[path = "summary.rs"]
+mod summary;
 
 /// Records from `DEFLATE_RECORDS`, else synthetic ones.
 fn records() -> Vec<Vec<u8>> {
     let Ok(path) = std::env::var("DEFLATE_RECORDS") else {
-        return (0..400).map(|i| synthetic([40, 300, 1500, 6000][i % 4], i as u64)).collect();
+        return (0..400).map(|i| summary::serialized([40, 300, 1500, 6000][i % 4], i as u64)).collect();
     };
     let data = std::fs::read(path).expect("DEFLATE_RECORDS is readable");
     let mut records = Vec::new();

@@ -13,20 +13,15 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 
+#[path = "summary.rs"]
+mod summary;
+
 /// A summary-like record of `words` words, gzip'd at level 9.
 fn record(words: usize, seed: u64) -> (Vec<u8>, usize) {
-    let vocabulary = ["search", "engine", "yioop", "index", "shard", "archive", "page", "summary", "crawl", "the", "of", "and", "documentation", "python", "function", "returns"];
-    let mut x = seed;
-    let mut text = String::new();
-    for _ in 0..words {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        text.push_str(vocabulary[(x >> 59) as usize % vocabulary.len()]);
-        text.push(' ');
-    }
-    let serialized = format!("a:3:{{s:5:\"TITLE\";s:7:\"page {seed}\";s:3:\"URL\";s:24:\"https://example.com/{seed:04}\";s:11:\"DESCRIPTION\";s:{}:\"{text}\";}}", text.len());
+    let serialized = summary::serialized(words, seed);
     let mut c = libdeflater::Compressor::new(libdeflater::CompressionLvl::new(9).unwrap());
     let mut out = vec![0; c.gzip_compress_bound(serialized.len())];
-    let n = c.gzip_compress(serialized.as_bytes(), &mut out).unwrap();
+    let n = c.gzip_compress(&serialized, &mut out).unwrap();
     out.truncate(n);
     (out, serialized.len())
 }

@@ -919,18 +919,22 @@ pub fn gzencode9(text: &[u8]) -> Option<Vec<u8>> {
     deflate.finish(text)
 }
 
+/// A xorshift64 generator: the probes' and tests' texts, the same each run.
+fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
 /// Texts that take every path of this deflate: no input, a byte, stored,
 /// fixed and dynamic blocks, code lengths past 15 bits that zlib repairs,
 /// runs whose chains zlib cuts short, matches at the input's end, a
 /// serialized summary's shape, and the longest input.
 pub fn probes() -> Vec<Vec<u8>> {
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    let mut random = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut random = xorshift(0x2545_f491_4f6c_dd1du64);
     let noise: Vec<u8> = (0..3000).map(|_| random() as u8).collect();
     // Frequencies growing as Fibonacci numbers make a tree deeper than 15.
     let mut skewed = Vec::new();
@@ -992,13 +996,7 @@ mod tests {
     /// matches, ties and long chains abound, and over all bytes.
     #[test]
     fn random_texts_are_zlibs_bytes() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut random = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut random = xorshift(0x9e37_79b9_7f4a_7c15u64);
         for round in 0..400 {
             let len = match round % 4 {
                 0 => (random() % 64) as usize,
@@ -1076,13 +1074,7 @@ mod tests {
     /// code-length tree, 7), which zlib repairs in its own way.
     #[test]
     fn the_trees_are_zlibs_for_any_frequencies() {
-        let mut x = 0x1234_5678_9abc_def1u64;
-        let mut random = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut random = xorshift(0x1234_5678_9abc_def1u64);
         for round in 0..300 {
             let len = [1, 40, 700, 5000, 32_000][round % 5] + (random() % 500) as usize;
             // Symbol k with probability falling by `ratio` a step.
