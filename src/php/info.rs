@@ -21,12 +21,24 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
     summary_cache_rows();
     info_table_row!("Record compression threads (yioop.compress_threads)", settings::compress_threads().to_string());
     info_table_row!("Record compression zlib", crate::index::archive::deflate::zlib_version());
+    info_table_row!("Record deflate up to 64 KiB", native_deflate_row());
     info_table_row!(
         "Written records kept for reading back (yioop.written_cache_size)",
         format!("{} KiB, {} KiB held", settings::written_cache_bytes() >> 10, crate::index::archive::written::kept_bytes() >> 10)
     );
     opencl_rows(&current.dispatch);
     info_table_end!();
+}
+
+/// Which deflate writes records up to 64 KiB: the native one where it
+/// writes the linked zlib's bytes (checked here as at the first record).
+fn native_deflate_row() -> String {
+    use crate::index::archive::deflate;
+    if deflate::native_agrees() {
+        format!("native, as zlib {} writes", deflate::zlib_version())
+    } else {
+        format!("zlib {} (the native deflate writes other bytes)", deflate::zlib_version())
+    }
 }
 
 /// The IndexShard block cache's size and what it did in this process.
