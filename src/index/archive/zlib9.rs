@@ -601,13 +601,14 @@ struct Tree {
     len: [u16; HEAP_SIZE],
     code: [u16; HEAP_SIZE],
     max_code: usize,
+    /// The nodes as `build_tree` takes them off its heap, from `heap_max`
+    /// up: the order `gen_bitlen` reads them in.
     heap: [u16; HEAP_SIZE],
-    depth: [u8; HEAP_SIZE],
 }
 
 impl Tree {
     fn new() -> Box<Tree> {
-        Box::new(Tree { elems: 0, freq: [0; HEAP_SIZE], dad: [0; HEAP_SIZE], len: [0; HEAP_SIZE], code: [0; HEAP_SIZE], max_code: 0, heap: [0; HEAP_SIZE], depth: [0; HEAP_SIZE] })
+        Box::new(Tree { elems: 0, freq: [0; HEAP_SIZE], dad: [0; HEAP_SIZE], len: [0; HEAP_SIZE], code: [0; HEAP_SIZE], max_code: 0, heap: [0; HEAP_SIZE] })
     }
 
     fn load(&mut self, freq: &[u16]) {
@@ -622,11 +623,14 @@ impl Tree {
         let mut heap_len = 0;
         let mut heap_max = HEAP_SIZE;
         let mut max_code: isize = -1;
+        // The heap as zlib's, each entry its node's (frequency, depth) key
+        // above the node: zlib's `smaller` is then one comparison of keys.
+        // Leaves are at depth 0; an inner node's depth lives in its key.
+        let mut heap = [0u64; HEAP_SIZE + 1];
         for n in 0..self.elems {
             if self.freq[n] != 0 {
                 heap_len += 1;
-                self.heap[heap_len] = n as u16;
-                self.depth[n] = 0;
+                heap[heap_len] = entry(self.freq[n], 0, n);
                 max_code = n as isize;
             } else {
                 self.len[n] = 0;
@@ -641,9 +645,8 @@ impl Tree {
                 0
             };
             heap_len += 1;
-            self.heap[heap_len] = node as u16;
             self.freq[node] = 1;
-            self.depth[node] = 0;
+            heap[heap_len] = entry(1, 0, node);
             lengths.opt = lengths.opt.wrapping_sub(1);
             if let Some(fixed) = fixed {
                 lengths.fixed = lengths.fixed.wrapping_sub(fixed[node] as u64);
@@ -651,13 +654,6 @@ impl Tree {
         }
         let max_code = max_code as usize;
         self.max_code = max_code;
-        // The heap as zlib's, each entry its node's (frequency, depth) key
-        // above the node: zlib's `smaller` is then one comparison of keys.
-        let mut heap = [0u64; HEAP_SIZE + 1];
-        for i in 1..=heap_len {
-            let n = self.heap[i] as usize;
-            heap[i] = entry(self.freq[n], self.depth[n], n);
-        }
         heap[heap_len + 1] = u64::MAX;
         for n in (1..=heap_len / 2).rev() {
             down_heap(&mut heap, heap_len, n);
@@ -686,9 +682,8 @@ impl Tree {
                 break;
             }
         }
-        self.heap[1] = heap[1] as u16;
         heap_max -= 1;
-        self.heap[heap_max] = self.heap[1];
+        self.heap[heap_max] = heap[1] as u16;
         let bl_count = self.bit_lengths(heap_max, lengths, fixed, extra, extra_base, max_length);
         let mut next = next_codes(&bl_count);
         for n in 0..=max_code {
