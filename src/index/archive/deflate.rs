@@ -170,7 +170,6 @@ impl Member {
     pub fn start(prefix: &[u8]) -> Member {
         if prefix.len() <= zlib9::MAX_WHOLE_INPUT && native_agrees() {
             let mut deflate = native_deflater();
-            // A prefix past zlib9::MAX_INPUT is kept and written at the finish.
             deflate.feed(prefix);
             return Member(Writer::Native(deflate));
         }
