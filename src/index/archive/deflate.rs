@@ -189,18 +189,22 @@ impl Member {
     }
 }
 
-/// Native deflaters reset for reuse, as [`POOL`] keeps zlib's streams
-/// (each holds about 200 KiB of tables, cleared when made). One pool for
-/// every thread: records begun on `compress_chain`'s threads are finished,
-/// and handed back, on PHP's.
+/// Native deflaters kept for reuse, as [`POOL`] keeps zlib's streams
+/// (each holds about 200 KiB of tables, cleared when made), and reset when
+/// taken. One pool for every thread: records begun on `compress_chain`'s
+/// threads are finished, and handed back, on PHP's.
 static NATIVE_POOL: Mutex<Vec<Box<zlib9::Deflate>>> = Mutex::new(Vec::new());
 
+/// A deflater from the pool, reset here: where records are begun on one
+/// thread and finished on another, the one that begins them clears what
+/// it mostly wrote itself.
 fn native_deflater() -> Box<zlib9::Deflate> {
-    NATIVE_POOL.lock().ok().and_then(|mut pool| pool.pop()).unwrap_or_default()
+    let mut deflate = NATIVE_POOL.lock().ok().and_then(|mut pool| pool.pop()).unwrap_or_default();
+    deflate.reset();
+    deflate
 }
 
-fn recycle_native(mut deflate: Box<zlib9::Deflate>) {
-    deflate.reset();
+fn recycle_native(deflate: Box<zlib9::Deflate>) {
     if let Ok(mut pool) = NATIVE_POOL.lock() {
         if pool.len() < POOL_MAX {
             pool.push(deflate);

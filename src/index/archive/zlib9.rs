@@ -243,8 +243,17 @@ pub struct Deflate {
     symbols: Vec<(u16, u8)>,
     lit_freq: [u16; HEAP_SIZE],
     dist_freq: [u16; 2 * D_CODES + 1],
-    /// The literal/length, distance and code-length trees.
-    trees: Option<[Box<Tree>; 3]>,
+    /// The CRC-32 of the input so far, taken as it comes (where a record
+    /// is begun on one thread and finished on another, the finish does not
+    /// read it all again).
+    crc: u32,
+}
+
+thread_local! {
+    /// The literal/length, distance and code-length trees, one set per
+    /// thread: they stay in the cache of the core that builds them, where
+    /// a member begun on another thread is finished.
+    static TREES: std::cell::RefCell<[Box<Tree>; 3]> = std::cell::RefCell::new([Tree::new(), Tree::new(), Tree::new()]);
 }
 
 impl Deflate {
@@ -265,7 +274,7 @@ impl Deflate {
             symbols: Vec::new(),
             lit_freq: [0; HEAP_SIZE],
             dist_freq: [0; 2 * D_CODES + 1],
-            trees: Some([Tree::new(), Tree::new(), Tree::new()]),
+            crc: 0,
         }
     }
 
@@ -287,6 +296,7 @@ impl Deflate {
         self.prev_match = 0;
         self.lit_freq = [0; HEAP_SIZE];
         self.dist_freq = [0; 2 * D_CODES + 1];
+        self.crc = 0;
     }
 
     /// The input so far.
@@ -298,12 +308,18 @@ impl Deflate {
     /// false (nothing more decided) once the input passed
     /// [`MAX_WHOLE_INPUT`].
     pub fn feed(&mut self, input: &[u8]) -> bool {
-        self.window.extend_from_slice(input);
+        self.take(input);
         if self.window.len() > MAX_WHOLE_INPUT {
             return false;
         }
         self.run(false);
         true
+    }
+
+    /// `input` added to the window and the CRC.
+    fn take(&mut self, input: &[u8]) {
+        self.window.extend_from_slice(input);
+        self.crc = unsafe { libdeflate_sys::libdeflate_crc32(self.crc, input.as_ptr().cast(), input.len()) };
     }
 
     /// The gzip member of all the input, `gzencode($input, 9)`; None where
@@ -320,8 +336,7 @@ impl Deflate {
     fn wrap(&mut self) -> Vec<u8> {
         self.flush_block(true);
         let mut out = std::mem::replace(&mut self.out, BitWriter::new());
-        let crc = unsafe { libdeflate_sys::libdeflate_crc32(0, self.window.as_ptr().cast(), self.window.len()) };
-        out.bytes.extend_from_slice(&crc.to_le_bytes());
+        out.bytes.extend_from_slice(&self.crc.to_le_bytes());
         out.bytes.extend_from_slice(&(self.window.len() as u32).to_le_bytes());
         // Exactly its length: records are kept (written.rs).
         out.bytes.shrink_to_fit();
@@ -448,7 +463,7 @@ impl Deflate {
     #[cfg(test)]
     fn huffman_only(text: &[u8]) -> Vec<u8> {
         let mut deflate = Deflate::new();
-        deflate.window.extend_from_slice(text);
+        deflate.take(text);
         for &byte in text {
             deflate.tally_literal(byte);
         }
@@ -481,9 +496,7 @@ impl Deflate {
     }
 
     fn write_block(&mut self, out: &mut BitWriter, last: bool) {
-        let mut trees = self.trees.take().expect("trees kept between blocks");
-        self.write_block_with(&mut trees, out, last);
-        self.trees = Some(trees);
+        TREES.with(|trees| self.write_block_with(&mut trees.borrow_mut(), out, last));
     }
 
     fn write_block_with(&mut self, trees: &mut [Box<Tree>; 3], out: &mut BitWriter, last: bool) {
