@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Fuzzes the codec core and the summaries' serialize reader (tests/fuzz:
-# cargo-fuzz targets decode, encode, roundtrip, serialized) for a bounded
-# time per target and fails on any crash, panic, sanitizer report or
-# timeout. Usage: tests/fuzz.sh [seconds per target]
+# Fuzzes the codec core, the summaries' serialize reader and the records'
+# deflate (tests/fuzz: cargo-fuzz targets decode, encode, roundtrip,
+# serialized, deflate) for a bounded time per target and fails on any
+# crash, panic, sanitizer report or timeout. Usage: tests/fuzz.sh [seconds
+# per target]
 # (default 60). Needs cargo-fuzz (cargo install cargo-fuzz); runs on stable
 # Rust through RUSTC_BOOTSTRAP=1, since cargo-fuzz uses -Z flags.
 #
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
 fuzz_dir=tests/fuzz
-targets=(decode encode roundtrip serialized)
+targets=(decode encode roundtrip serialized deflate)
 export RUSTC_BOOTSTRAP=1
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
