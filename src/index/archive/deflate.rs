@@ -32,7 +32,7 @@ use super::zlib9;
 use libdeflate_sys::libdeflate_crc32;
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 
 /// `gzencode`'s level in `GzipCompressor::compress`.
 const LEVEL: c_int = 9;
@@ -327,6 +327,8 @@ impl Split<'_> {
 /// How many records' streams may be open ahead of the chain, per thread
 /// (each holds about 400 KiB of zlib state).
 const AHEAD_PER_THREAD: usize = 4;
+/// How long a thread of the chain spins before it sleeps.
+const SPIN: std::time::Duration = std::time::Duration::from_micros(20);
 
 /// The records of one `addObjects`, compressed: record `i` gets offset
 /// `offsets[i]`, where `offsets[0] = first` and each next one is the last
@@ -361,6 +363,25 @@ pub fn compress_chain(records: &[Split], first: i64, threads: usize) -> (Vec<Vec
     let ahead = threads * AHEAD_PER_THREAD;
     let shared = Mutex::new(Shared { ready: (0..records.len()).map(|_| None).collect(), done: 0 });
     let changed = Condvar::new();
+    // Bumped with each change of `shared`, while it is held.
+    let changes = AtomicUsize::new(0);
+    /// Until `shared` changes: a wait is most often shorter than a
+    /// thread's sleep and wake, so it spins a little first.
+    fn wait<'a>(shared: &'a Mutex<Shared>, changed: &Condvar, changes: &AtomicUsize, state: MutexGuard<'a, Shared>) -> MutexGuard<'a, Shared> {
+        let seen = changes.load(Ordering::Acquire);
+        drop(state);
+        let start = std::time::Instant::now();
+        while changes.load(Ordering::Acquire) == seen && start.elapsed() < SPIN {
+            for _ in 0..32 {
+                std::hint::spin_loop();
+            }
+        }
+        let state = shared.lock().expect("no panics while held");
+        if changes.load(Ordering::Acquire) != seen {
+            return state;
+        }
+        changed.wait(state).expect("no panics while held")
+    }
     let next = AtomicUsize::new(0);
     // The next record no thread has begun, taken only below `limit`.
     let claim = |limit: usize| -> Option<usize> {
@@ -377,7 +398,10 @@ pub fn compress_chain(records: &[Split], first: i64, threads: usize) -> (Vec<Vec
     };
     let begin = |j: usize| {
         let member = Member::start(records[j].prefix);
-        shared.lock().expect("no panics while held").ready[j] = Some(member);
+        let mut state = shared.lock().expect("no panics while held");
+        state.ready[j] = Some(member);
+        changes.fetch_add(1, Ordering::Release);
+        drop(state);
         changed.notify_all();
     };
     std::thread::scope(|scope| {
@@ -394,7 +418,7 @@ pub fn compress_chain(records: &[Split], first: i64, threads: usize) -> (Vec<Vec
                         if next.load(Ordering::Relaxed) >= records.len() {
                             return;
                         }
-                        state = changed.wait(state).expect("no panics while held");
+                        state = wait(&shared, &changed, &changes, state);
                     }
                 };
                 begin(j);
@@ -413,14 +437,17 @@ pub fn compress_chain(records: &[Split], first: i64, threads: usize) -> (Vec<Vec
                 }
                 // Record i is begun elsewhere: its end wakes this thread.
                 while state.ready[i].is_none() {
-                    state = changed.wait(state).expect("no panics while held");
+                    state = wait(&shared, &changed, &changes, state);
                 }
             };
             let bytes = member.finish(&record.tail(offset));
             offsets.push(offset);
             next_offset(&bytes, &mut offset);
             compressed.push(bytes);
-            shared.lock().expect("no panics while held").done = i + 1;
+            let mut state = shared.lock().expect("no panics while held");
+            state.done = i + 1;
+            changes.fetch_add(1, Ordering::Release);
+            drop(state);
             changed.notify_all();
         }
     });
