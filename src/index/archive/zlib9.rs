@@ -88,43 +88,13 @@ const fn static_tables() -> Tables {
         static_ltree_code: [0; L_CODES + 2],
         static_dtree_code: [0; D_CODES],
     };
-    let mut length = 0usize;
-    let mut code = 0;
-    while code < 28 {
-        t.base_length[code] = length as u16;
-        let mut n = 0;
-        while n < 1 << EXTRA_LBITS[code] {
-            t.length_code[length] = code as u8;
-            length += 1;
-            n += 1;
-        }
-        code += 1;
-    }
+    fill_codes(&mut t.length_code, &mut t.base_length, &EXTRA_LBITS, 0, 28, 0);
     // Length 258 (255 here) has two codes; the one without extra bits wins.
     t.length_code[255] = 28;
-    let mut dist = 0usize;
-    code = 0;
-    while code < 16 {
-        t.base_dist[code] = dist as u16;
-        let mut n = 0;
-        while n < 1 << EXTRA_DBITS[code] {
-            t.dist_code[dist] = code as u8;
-            dist += 1;
-            n += 1;
-        }
-        code += 1;
-    }
-    dist >>= 7;
-    while code < D_CODES {
-        t.base_dist[code] = (dist << 7) as u16;
-        let mut n = 0;
-        while n < 1 << (EXTRA_DBITS[code] - 7) {
-            t.dist_code[256 + dist] = code as u8;
-            dist += 1;
-            n += 1;
-        }
-        code += 1;
-    }
+    // Distances to 256 one slot each, then one slot per 128.
+    let (near, far) = t.dist_code.split_at_mut(256);
+    fill_codes(near, &mut t.base_dist, &EXTRA_DBITS, 0, 16, 0);
+    fill_codes(far, &mut t.base_dist, &EXTRA_DBITS, 16, D_CODES, 7);
     let mut n = 0;
     while n < L_CODES + 2 {
         t.static_ltree_len[n] = if n < 144 { 8 } else if n < 256 { 9 } else if n < 280 { 7 } else { 8 };
@@ -134,8 +104,7 @@ const fn static_tables() -> Tables {
     bl_count[7] = 24;
     bl_count[8] = 152;
     bl_count[9] = 112;
-    let next = next_codes(&bl_count);
-    let mut next = next;
+    let mut next = next_codes(&bl_count);
     n = 0;
     while n < L_CODES + 2 {
         let len = t.static_ltree_len[n] as usize;
@@ -149,6 +118,24 @@ const fn static_tables() -> Tables {
         n += 1;
     }
     t
+}
+
+/// `tr_static_init`'s loop over codes `from..to`: each code's base, and
+/// the code in each of its slots of `table`, one slot per `2^shift` values
+/// (the slots of the codes before `from` already filled).
+const fn fill_codes(table: &mut [u8], base: &mut [u16], extra: &[u8], from: usize, to: usize, shift: u8) {
+    let mut value = if from == 0 { 0 } else { base[from - 1] as usize + (1 << extra[from - 1]) };
+    let mut code = from;
+    while code < to {
+        base[code] = value as u16;
+        let mut n = 0;
+        while n < 1 << (extra[code] - shift) {
+            table[(value >> shift) + n] = code as u8;
+            n += 1;
+        }
+        value += 1 << extra[code];
+        code += 1;
+    }
 }
 
 /// The first code of each bit length (`gen_codes`).
