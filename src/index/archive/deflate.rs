@@ -361,27 +361,7 @@ pub fn compress_chain(records: &[Split], first: i64, threads: usize) -> (Vec<Vec
         done: usize,
     }
     let ahead = threads * AHEAD_PER_THREAD;
-    let shared = Mutex::new(Shared { ready: (0..records.len()).map(|_| None).collect(), done: 0 });
-    let changed = Condvar::new();
-    // Bumped with each change of `shared`, while it is held.
-    let changes = AtomicUsize::new(0);
-    /// Until `shared` changes: a wait is most often shorter than a
-    /// thread's sleep and wake, so it spins a little first.
-    fn wait<'a>(shared: &'a Mutex<Shared>, changed: &Condvar, changes: &AtomicUsize, state: MutexGuard<'a, Shared>) -> MutexGuard<'a, Shared> {
-        let seen = changes.load(Ordering::Acquire);
-        drop(state);
-        let start = std::time::Instant::now();
-        while changes.load(Ordering::Acquire) == seen && start.elapsed() < SPIN {
-            for _ in 0..32 {
-                std::hint::spin_loop();
-            }
-        }
-        let state = shared.lock().expect("no panics while held");
-        if changes.load(Ordering::Acquire) != seen {
-            return state;
-        }
-        changed.wait(state).expect("no panics while held")
-    }
+    let shared = Watched::new(Shared { ready: (0..records.len()).map(|_| None).collect(), done: 0 });
     let next = AtomicUsize::new(0);
     // The next record no thread has begun, taken only below `limit`.
     let claim = |limit: usize| -> Option<usize> {
@@ -398,11 +378,7 @@ pub fn compress_chain(records: &[Split], first: i64, threads: usize) -> (Vec<Vec
     };
     let begin = |j: usize| {
         let member = Member::start(records[j].prefix);
-        let mut state = shared.lock().expect("no panics while held");
-        state.ready[j] = Some(member);
-        changes.fetch_add(1, Ordering::Release);
-        drop(state);
-        changed.notify_all();
+        shared.change(|state| state.ready[j] = Some(member));
     };
     std::thread::scope(|scope| {
         // This thread is one of the `threads`: it begins records itself
@@ -410,7 +386,7 @@ pub fn compress_chain(records: &[Split], first: i64, threads: usize) -> (Vec<Vec
         for _ in 1..threads {
             scope.spawn(|| loop {
                 let j = {
-                    let mut state = shared.lock().expect("no panics while held");
+                    let mut state = shared.lock();
                     loop {
                         if let Some(j) = claim(state.done + ahead) {
                             break j;
@@ -418,7 +394,7 @@ pub fn compress_chain(records: &[Split], first: i64, threads: usize) -> (Vec<Vec
                         if next.load(Ordering::Relaxed) >= records.len() {
                             return;
                         }
-                        state = wait(&shared, &changed, &changes, state);
+                        state = shared.wait(state);
                     }
                 };
                 begin(j);
@@ -426,7 +402,7 @@ pub fn compress_chain(records: &[Split], first: i64, threads: usize) -> (Vec<Vec
         }
         for (i, record) in records.iter().enumerate() {
             let member = loop {
-                let mut state = shared.lock().expect("no panics while held");
+                let mut state = shared.lock();
                 if let Some(member) = state.ready[i].take() {
                     break member;
                 }
@@ -437,21 +413,64 @@ pub fn compress_chain(records: &[Split], first: i64, threads: usize) -> (Vec<Vec
                 }
                 // Record i is begun elsewhere: its end wakes this thread.
                 while state.ready[i].is_none() {
-                    state = wait(&shared, &changed, &changes, state);
+                    state = shared.wait(state);
                 }
             };
             let bytes = member.finish(&record.tail(offset));
             offsets.push(offset);
             next_offset(&bytes, &mut offset);
             compressed.push(bytes);
-            let mut state = shared.lock().expect("no panics while held");
-            state.done = i + 1;
-            changes.fetch_add(1, Ordering::Release);
-            drop(state);
-            changed.notify_all();
+            shared.change(|state| state.done = i + 1);
         }
     });
     (compressed, offsets)
+}
+
+/// A value the chain's threads share and wait on to change: a wait is
+/// most often shorter than a thread's sleep and wake, so it spins a little
+/// first, watching a count of the changes.
+struct Watched<T> {
+    state: Mutex<T>,
+    changed: Condvar,
+    /// Bumped with each change, while `state` is held.
+    changes: AtomicUsize,
+}
+
+impl<T> Watched<T> {
+    fn new(state: T) -> Watched<T> {
+        Watched { state: Mutex::new(state), changed: Condvar::new(), changes: AtomicUsize::new(0) }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, T> {
+        self.state.lock().expect("no panics while held")
+    }
+
+    /// Makes `change`, then wakes the threads waiting for one.
+    fn change(&self, change: impl FnOnce(&mut T)) {
+        let mut state = self.lock();
+        change(&mut state);
+        self.changes.fetch_add(1, Ordering::Release);
+        drop(state);
+        self.changed.notify_all();
+    }
+
+    /// `state` given up until the next change (or a spurious wake: callers
+    /// test again what they wait for).
+    fn wait<'a>(&'a self, state: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
+        let seen = self.changes.load(Ordering::Acquire);
+        drop(state);
+        let start = std::time::Instant::now();
+        while self.changes.load(Ordering::Acquire) == seen && start.elapsed() < SPIN {
+            for _ in 0..32 {
+                std::hint::spin_loop();
+            }
+        }
+        let state = self.lock();
+        if self.changes.load(Ordering::Acquire) != seen {
+            return state;
+        }
+        self.changed.wait(state).expect("no panics while held")
+    }
 }
 
 #[cfg(test)]
