@@ -48,7 +48,9 @@
  *   php.ini's K, M and G; 0 keeps none).
  * - yioop.compress_threads: threads that compress the records of one
  *   WebArchive::addObjects: 1 (default: this thread only), a count up to
- *   64, or "auto" (the available cores, at most 4).
+ *   64, or "auto" (the available cores, at most 4). Above 1, a fetcher
+ *   upload's sites are also inflated ahead on one more thread once
+ *   webdecode has decoded it, for the queue server's gzuncompress calls.
  * - yioop.summary_cache_size: bytes of summary records (compressed, with
  *   their inflated text, or for nonNetworkGetCrawlItems the text of the
  *   fields it builds) kept in memory that every process of a server
@@ -1030,7 +1032,10 @@ namespace seekquarry\yioop\executables {
      * as PHP's inflate loop ignores them); every other call (a stream zlib
      * rejects, a preset dictionary, a $max_length, a value that is not a
      * string) runs PHP's own gzuncompress with the same arguments, so its
-     * value, warnings and errors are PHP's. Two differences, neither in
+     * value, warnings and errors are PHP's. With yioop.compress_threads
+     * above 1, a string that is, byte for byte, the next site of the upload
+     * webdecode last decoded gets what another thread's inflate of those
+     * bytes gave. Two differences, neither in
      * Yioop's calls: a wrong argument count names this function, and a
      * value that is not a string is converted as a caller without
      * strict_types would convert it.

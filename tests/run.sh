@@ -29,12 +29,15 @@ phpunit -d yioop.format=2015
 phpunit -d yioop.opencl=on -d yioop.opencl_min_length=0
 # Every call asks for the device, finds no driver, and runs scalar.
 OCL_ICD_VENDORS="$no_icd" phpunit -d yioop.opencl=on -d yioop.opencl_min_length=0
-# WebArchive::addObjects's records compressed on PHP's thread alone and on
-# 4 threads (the runs above use auto: 1 on a one-core machine).
+# WebArchive::addObjects's records compressed, and an upload's sites
+# inflated, on PHP's thread alone and with more threads (the runs above use
+# the default, 1).
 for threads in 1 4; do
-    echo "== phpunit -d yioop.compress_threads=$threads tests/index/AddObjectsTest.php"
-    PHP_INI_SCAN_DIR="$scan_dir" php -d "extension=$so" -d yioop.compress_threads=$threads \
-        /usr/bin/phpunit tests/index/AddObjectsTest.php
+    for test in tests/index/AddObjectsTest.php tests/codec/UploadsTest.php; do
+        echo "== phpunit -d yioop.compress_threads=$threads $test"
+        PHP_INI_SCAN_DIR="$scan_dir" php -d "extension=$so" -d yioop.compress_threads=$threads \
+            /usr/bin/phpunit "$test"
+    done
 done
 
 echo "== php-fpm"

@@ -78,6 +78,7 @@ extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
     index::dictionary::forget_objects(); // first: its files are closed with the shards'
     index::shard::forget_objects();
     crate::index::archive::written::forget(); // an earlier request's writes
+    crate::index::archive::sites_ahead::forget(); // an earlier request's upload
     if !is_cli() {
         prepare_opencl(); // once per worker process: the context records its pid
     }

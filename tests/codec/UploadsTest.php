@@ -110,6 +110,54 @@ class UploadsTest extends TestCase
         }
     }
 
+    /**
+     * An upload as processIndexArchive takes it in: webdecode of the file,
+     * then each site's gzuncompress in order. With yioop.compress_threads
+     * above 1 the sites are inflated ahead on another thread once the
+     * upload is decoded; every answer must still be PHP's, damaged sites,
+     * sites taken out of order and a second upload begun midway included.
+     */
+    public function testAnUploadsSitesInOrderGivePhpsAnswers(): void
+    {
+        $sites = [];
+        for ($seed = 100; $seed < 260; $seed++) {
+            $sites[] = gzcompress(self::site($seed));
+        }
+        $sites[20] = substr($sites[20], 0, 9); // cut
+        $sites[21] = '';
+        $sites[22] = gzencode('not zlib');
+        $sites[23][8] = chr(ord($sites[23][8]) ^ 4);
+        $decode = fn(array $sites) => \yioop_codec\webcode\webdecode(strtr(base64_encode(self::upload($sites)),
+            ['+' => '.', '/' => '_', '=' => '~']));
+        $this->assertSame(self::upload($sites), $decode($sites));
+        foreach ($sites as $site) {
+            $this->assertAsPhp([$site]);
+        }
+        $decode($sites);
+        foreach ([0, 1, 5, 2, 3, 4] as $i) {
+            $this->assertAsPhp([$sites[$i]]);
+        }
+        $decode($sites);
+        foreach (array_slice($sites, 0, 40) as $site) {
+            $this->assertAsPhp([$site]);
+        }
+        $other = array_reverse($sites);
+        $decode($other);
+        foreach (array_merge(array_slice($sites, 40, 3), $other) as $site) {
+            $this->assertAsPhp([$site]);
+        }
+    }
+
+    /** A fetcher's upload: the sites' part (each site's length, then it), the index part after. */
+    private static function upload(array $sites): string
+    {
+        $part = '';
+        foreach ($sites as $site) {
+            $part .= pack('N', strlen($site)) . $site;
+        }
+        return pack('N', strlen($part)) . $part . 'the index part';
+    }
+
     public static function otherArguments(): array
     {
         $site = gzcompress(self::site(1));

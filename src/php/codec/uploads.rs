@@ -8,7 +8,7 @@
 //! arguments, its warnings, errors and `@` included (contract:
 //! php/yioop_codec.stub.php).
 
-use crate::index::archive::inflate;
+use crate::index::archive::{inflate, sites_ahead};
 use crate::php::runtime::convert::bytes_zval;
 use crate::php::runtime::engine::call_function;
 use crate::php::runtime::function::{Handler, Param, Signature};
@@ -19,6 +19,9 @@ php_function!(GZUNCOMPRESS, gzuncompress_handler, "seekquarry\\yioop\\executable
     let data = args.take(0).dereference();
     let max_length = args.take_optional(1);
     if max_length.is_none() {
+        if let Some(out) = data.zend_str().and_then(|text| sites_ahead::take(text.as_bytes())) {
+            return Ok(bytes_zval(&out));
+        }
         if let Some(Ok(out)) = data.zend_str().map(|text| inflate::gzuncompress_with(text.as_bytes(), bytes_zval)) {
             return Ok(out);
         }

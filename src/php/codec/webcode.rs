@@ -4,6 +4,7 @@
 //! Yioop's PHP converts it, warns or throws as `strtr` would.
 
 use crate::codec::webcode;
+use crate::index::archive::sites_ahead;
 use crate::php::runtime::convert::bytes_zval;
 use crate::php::runtime::function::{Handler, Param, Signature};
 use ext_php_rs::flags::DataType;
@@ -14,7 +15,15 @@ php_function!(WEBENCODE, webencode_handler, "yioop_codec\\webcode\\webencode", [
 });
 
 php_function!(WEBDECODE, webdecode_handler, "yioop_codec\\webcode\\webdecode", [Param::Value("str")], DataType::Mixed, |args| {
-    Ok(on_string(args.take(0).dereference(), webcode::webdecode))
+    let Some(text) = args.take(0).dereference().zend_str() else { return Ok(Zval::new()) };
+    let decoded = webcode::webdecode(text.as_bytes());
+    let out = bytes_zval(&decoded);
+    // A queue server with a core to spare inflates an upload's sites ahead
+    // of its gzuncompress calls (src/php/codec/uploads.rs).
+    if crate::php::settings::compress_threads() > 1 {
+        sites_ahead::expect(decoded);
+    }
+    Ok(out)
 });
 
 /// `convert` of a PHP string's bytes, or null for any other value.
