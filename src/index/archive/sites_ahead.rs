@@ -49,7 +49,8 @@ pub fn take(data: &[u8]) -> Option<Vec<u8>> {
     })
 }
 
-/// Ends any read-ahead (a new request: the last one's upload is done with).
+/// Ends any read-ahead, its thread included (a new request: the last one's
+/// upload is done with; the module's shutdown).
 pub fn forget() {
     READING.with_borrow_mut(|reading| *reading = None);
 }
@@ -89,6 +90,9 @@ struct ReadAhead {
     next: usize,
     shared: Arc<Shared>,
     inflater: Thread,
+    /// Joined when the read-ahead ends: no thread runs this library's code
+    /// past it (PHP may unload the library at shutdown).
+    running: Option<std::thread::JoinHandle<()>>,
 }
 
 /// What the two threads share. A site's answer is handed over in its own
@@ -121,8 +125,8 @@ impl ReadAhead {
             caller: std::thread::current(),
         });
         let (bytes, ranges, handed) = (upload.clone(), sites.clone(), shared.clone());
-        let inflater = std::thread::Builder::new().name("yioop-sites".into()).spawn(move || inflate_all(&bytes, &ranges, &handed)).ok()?;
-        Some(ReadAhead { upload, sites, next: 0, shared, inflater: inflater.thread().clone() })
+        let running = std::thread::Builder::new().name("yioop-sites".into()).spawn(move || inflate_all(&bytes, &ranges, &handed)).ok()?;
+        Some(ReadAhead { upload, sites, next: 0, shared, inflater: running.thread().clone(), running: Some(running) })
     }
 
     /// The next site's answer (itself an Option) if `data` is that site.
@@ -146,9 +150,13 @@ impl ReadAhead {
 }
 
 impl Drop for ReadAhead {
+    /// Stops the thread (it ends after the site it is on) and waits for it.
     fn drop(&mut self) {
         self.shared.stopped.store(true, Ordering::Release);
         self.inflater.unpark();
+        if let Some(running) = self.running.take() {
+            let _ = running.join(); // a panic there ended it; nothing to hand on
+        }
     }
 }
 
@@ -270,9 +278,7 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(20));
         assert_eq!(shared.inflated.load(Ordering::Acquire), AHEAD + 1, "one taken, AHEAD more");
         forget();
-        while !shared.ended.load(Ordering::Acquire) {
-            std::thread::yield_now();
-        }
+        assert!(shared.ended.load(Ordering::Acquire), "the thread has ended once the read-ahead is forgotten");
         assert_eq!(shared.inflated.load(Ordering::Acquire), AHEAD + 1, "stopped where it waited");
     }
 }
