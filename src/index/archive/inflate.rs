@@ -262,7 +262,8 @@ pub(super) mod tests {
         None
     }
 
-    fn zlib_compress(text: &[u8]) -> Vec<u8> {
+    /// A zlib stream as gzcompress writes one (level 6).
+    pub(crate) fn zlib_compress(text: &[u8]) -> Vec<u8> {
         let mut c = libdeflater::Compressor::new(libdeflater::CompressionLvl::new(6).unwrap());
         let mut out = vec![0; c.zlib_compress_bound(text.len())];
         let n = c.zlib_compress(text, &mut out).unwrap();

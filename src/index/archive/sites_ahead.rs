@@ -192,14 +192,7 @@ fn inflate_all(upload: &[u8], sites: &[Range<usize>], shared: &Shared) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn zlib(text: &[u8]) -> Vec<u8> {
-        let mut c = libdeflater::Compressor::new(libdeflater::CompressionLvl::new(6).unwrap());
-        let mut out = vec![0; c.zlib_compress_bound(text.len())];
-        let n = c.zlib_compress(text, &mut out).unwrap();
-        out.truncate(n);
-        out
-    }
+    use crate::index::archive::inflate::tests::zlib_compress as zlib;
 
     /// An upload as a fetcher lays it out, with `after` past the sites' part.
     fn upload(sites: &[Vec<u8>], after: &[u8]) -> Vec<u8> {
