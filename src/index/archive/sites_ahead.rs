@@ -20,6 +20,8 @@ use std::thread::Thread;
 
 /// Sites inflated and not yet taken, at most: a site is a few KiB.
 const AHEAD: usize = 64;
+/// Their bytes at most, past the next one (a site may inflate to 8 MiB).
+const MAX_HELD: usize = 16 << 20;
 /// Uploads with fewer sites are inflated on the caller's thread.
 const MIN_SITES: usize = 16;
 
@@ -105,6 +107,8 @@ struct Shared {
     slots: Box<[Mutex<Option<Option<Vec<u8>>>>]>,
     inflated: AtomicUsize,
     taken: AtomicUsize,
+    /// The bytes of the answers inflated and not yet taken.
+    held: AtomicUsize,
     /// Set by the caller to stop the inflating thread.
     stopped: AtomicBool,
     /// Set by the inflating thread as it ends, however it ends.
@@ -120,6 +124,7 @@ impl ReadAhead {
             slots: sites.iter().map(|_| Mutex::new(None)).collect(),
             inflated: AtomicUsize::new(0),
             taken: AtomicUsize::new(0),
+            held: AtomicUsize::new(0),
             stopped: AtomicBool::new(false),
             ended: AtomicBool::new(false),
             caller: std::thread::current(),
@@ -142,6 +147,7 @@ impl ReadAhead {
             std::thread::park();
         }
         let answer = shared.slots[self.next].lock().ok()?.take()?;
+        shared.held.fetch_sub(answer.as_ref().map_or(0, Vec::len), Ordering::Release);
         self.next += 1;
         shared.taken.store(self.next, Ordering::Release);
         self.inflater.unpark();
@@ -160,8 +166,9 @@ impl Drop for ReadAhead {
     }
 }
 
-/// The thread: each site inflated in order, at most [`AHEAD`] past the
-/// last one taken, until the last site or a stop.
+/// The thread: each site inflated in order, at most [`AHEAD`] sites and
+/// [`MAX_HELD`] bytes past the last one taken (the next one always), until
+/// the last site or a stop.
 fn inflate_all(upload: &[u8], sites: &[Range<usize>], shared: &Shared) {
     // Ended however this ends, a panic included: the caller never waits
     // on a thread that is gone.
@@ -174,13 +181,15 @@ fn inflate_all(upload: &[u8], sites: &[Range<usize>], shared: &Shared) {
     }
     let _end = EndOnExit(shared);
     for (i, site) in sites.iter().enumerate() {
-        while !shared.stopped.load(Ordering::Acquire) && i >= shared.taken.load(Ordering::Acquire) + AHEAD {
+        let waits = |taken: usize| i >= taken + AHEAD || (i > taken && shared.held.load(Ordering::Acquire) >= MAX_HELD);
+        while !shared.stopped.load(Ordering::Acquire) && waits(shared.taken.load(Ordering::Acquire)) {
             std::thread::park();
         }
         if shared.stopped.load(Ordering::Acquire) {
             return;
         }
         let answer = inflate::gzuncompress_with(&upload[site.clone()], <[u8]>::to_vec).ok();
+        shared.held.fetch_add(answer.as_ref().map_or(0, Vec::len), Ordering::Release);
         if let Ok(mut slot) = shared.slots[i].lock() {
             *slot = Some(answer);
         }
@@ -257,6 +266,24 @@ mod tests {
         expect(upload(&sites, b""));
         forget();
         assert_eq!(take(&sites[0]), None);
+    }
+
+    #[test]
+    fn large_sites_are_held_up_to_max_held_bytes() {
+        // Sites of 3 MiB each (zeros inflate a thousandfold): at most
+        // MAX_HELD bytes past the next one wait to be taken.
+        let big = zlib(&vec![0u8; 3 << 20]);
+        let sites: Vec<Vec<u8>> = (0..MIN_SITES + 4).map(|_| big.clone()).collect();
+        expect(upload(&sites, b""));
+        assert_eq!(take(&sites[0]).map(|out| out.len()), Some(3 << 20));
+        let shared = READING.with_borrow(|r| r.as_ref().unwrap().shared.clone());
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let held = shared.held.load(Ordering::Acquire);
+        assert!(held >= MAX_HELD && held < MAX_HELD + (3 << 20) * 2, "{held} bytes held");
+        for site in &sites[1..] {
+            assert_eq!(take(site).map(|out| out.len()), Some(3 << 20));
+        }
+        assert_eq!(shared.held.load(Ordering::Acquire), 0);
     }
 
     #[test]
