@@ -6,11 +6,12 @@
 //! its length (4 bytes) and its zlib stream.
 //!
 //! [`expect`] is handed an upload once it is decoded; a thread then inflates
-//! its sites in order, at most [`AHEAD`] past the last one taken. [`take`]
-//! is handed each `gzuncompress` input: where it is, byte for byte, the next
-//! site, it gets what [`inflate::gzuncompress_with`] made of those bytes on
-//! the other thread, the same function of the same bytes. Any other input
-//! ends the read-ahead, and the caller inflates as it would without it.
+//! its sites in order, at most [`AHEAD`] sites and [`MAX_HELD`] bytes past
+//! the last one taken. [`take`] is handed each `gzuncompress` input: where
+//! it is, byte for byte, the next site, it gets what
+//! [`inflate::gzuncompress_with`] made of those bytes on the other thread,
+//! the same function of the same bytes. Any other input ends the
+//! read-ahead, and the caller inflates as it would without it.
 
 use super::inflate;
 use std::ops::Range;
