@@ -92,9 +92,9 @@ struct ReadAhead {
     sites: Arc<[Range<usize>]>,
     next: usize,
     shared: Arc<Shared>,
-    inflater: Thread,
-    /// Joined when the read-ahead ends: no thread runs this library's code
-    /// past it (PHP may unload the library at shutdown).
+    /// The inflating thread, joined when the read-ahead ends: no thread
+    /// runs this library's code past it (PHP may unload the library at
+    /// shutdown). None only once joined.
     running: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -132,7 +132,7 @@ impl ReadAhead {
         });
         let (bytes, ranges, handed) = (upload.clone(), sites.clone(), shared.clone());
         let running = std::thread::Builder::new().name("yioop-sites".into()).spawn(move || inflate_all(&bytes, &ranges, &handed)).ok()?;
-        Some(ReadAhead { upload, sites, next: 0, shared, inflater: running.thread().clone(), running: Some(running) })
+        Some(ReadAhead { upload, sites, next: 0, shared, running: Some(running) })
     }
 
     /// The next site's answer (itself an Option) if `data` is that site.
@@ -151,8 +151,14 @@ impl ReadAhead {
         shared.held.fetch_sub(answer.as_ref().map_or(0, Vec::len), Ordering::Release);
         self.next += 1;
         shared.taken.store(self.next, Ordering::Release);
-        self.inflater.unpark();
+        self.wake_inflater();
         Some(answer)
+    }
+
+    fn wake_inflater(&self) {
+        if let Some(running) = &self.running {
+            running.thread().unpark();
+        }
     }
 }
 
@@ -160,7 +166,7 @@ impl Drop for ReadAhead {
     /// Stops the thread (it ends after the site it is on) and waits for it.
     fn drop(&mut self) {
         self.shared.stopped.store(true, Ordering::Release);
-        self.inflater.unpark();
+        self.wake_inflater();
         if let Some(running) = self.running.take() {
             let _ = running.join(); // a panic there ended it; nothing to hand on
         }
