@@ -18,11 +18,11 @@ use ext_php_rs::types::Zval;
 php_function!(GZUNCOMPRESS, gzuncompress_handler, "seekquarry\\yioop\\executables\\gzuncompress", [Param::Value("data"), Param::Optional("max_length", "0")], DataType::Mixed, |args| {
     let data = args.take(0).dereference();
     let max_length = args.take_optional(1);
-    if max_length.is_none() {
-        if let Some(out) = data.zend_str().and_then(|text| sites_ahead::take(text.as_bytes())) {
+    if let (None, Some(text)) = (&max_length, data.zend_str()) {
+        if let Some(out) = sites_ahead::take(text.as_bytes()) {
             return Ok(bytes_zval(&out));
         }
-        if let Some(Ok(out)) = data.zend_str().map(|text| inflate::gzuncompress_with(text.as_bytes(), bytes_zval)) {
+        if let Ok(out) = inflate::gzuncompress_with(text.as_bytes(), bytes_zval) {
             return Ok(out);
         }
     }
