@@ -19,7 +19,7 @@ use super::Decline;
 use crate::php_semantics::num::integer_key;
 
 /// An array key, as the array holds it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Key<'a> {
     Int(i64),
     Str(&'a [u8]),

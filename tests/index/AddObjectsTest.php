@@ -147,6 +147,93 @@ class AddObjectsTest extends TestCase
         }
     }
 
+    /** The records compressed ahead in this process, made and used, as phpinfo says. */
+    private static function aheadCounts(): array
+    {
+        ob_start();
+        phpinfo(INFO_MODULES);
+        preg_match('/Records compressed ahead in this process => (\d+) made, (\d+) used/', ob_get_clean(), $m);
+        return [(int)$m[1], (int)$m[2]];
+    }
+
+    /** An archive as Yioop starts a partition: its info block, then the one record it puts first. */
+    private static function newPartition(): ArchiveWriterStandIn
+    {
+        $archive = new ArchiveWriterStandIn(self::file(""));
+        $archive->count = 0;
+        $fh = fopen($archive->filename, "r+");
+        $archive->writeInfoBlock($fh);
+        fclose($fh);
+        $archive->calls = [];
+        $first = [["DUMMY"]];
+        \yioop_codec\archive\addObjects($archive, "DUMMY_OFFSET", $first, null, null, false);
+        return $archive;
+    }
+
+    /**
+     * With yioop.compress_threads above 1, an upload's records are
+     * compressed ahead while the queue server builds a shard: it takes the
+     * upload in (webdecode, then each site's gzuncompress), reads an archive
+     * (the build), starts a new partition, then adds the sites there as
+     * processIndexArchive changes them (a document gets its URL's crawlHash
+     * and IS_DOC). Every record is still gzencode(serialize($site), 9) at
+     * its offset, where a site was changed past what its upload says too,
+     * and the records compressed ahead were used up to that site.
+     */
+    public function testAnUploadsRecordsCompressedAheadAreYioops(): void
+    {
+        $sites = [];
+        for ($i = 0; $i < 60; $i++) {
+            $sites[] = ["e" => $i % 5 == 0 ? "link" : "text/html", "l" => "https://example.com/$i.html",
+                "t" => addObjectsText(200 + 37 * $i), "n" => $i, "r" => $i / 7];
+        }
+        $streams = array_map(fn($site) => gzcompress(serialize($site)), $sites);
+        $part = implode("", array_map(fn($stream) => pack("N", strlen($stream)) . $stream, $streams));
+        $upload = strtr(base64_encode(pack("N", strlen($part)) . $part . "the index part"),
+            ['+' => '.', '/' => '_', '=' => '~']);
+        $threads = (int)ini_get("yioop.compress_threads");
+        foreach ([null, 23] as $changed) {
+            [$made_before, $used_before] = self::aheadCounts();
+            $old = self::newPartition();
+            \yioop_codec\webcode\webdecode($upload);
+            $taken = [];
+            foreach ($streams as $stream) {
+                $taken[] = unserialize(\seekquarry\yioop\executables\gzuncompress($stream));
+            }
+            \yioop_codec\archive\getObjects($old, 0, 1, true, null, -1);
+            // The build's seconds: the records are made on an idle core
+            // (under valgrind, slowly).
+            for ($wait = 0; $threads > 1 && self::aheadCounts()[0] < $made_before + 60 && $wait < 600; $wait++) {
+                usleep(100000);
+            }
+            $new = self::newPartition();
+            for ($i = 0; $i < count($taken); $i++) {
+                if ($taken[$i]["e"] != "link") {
+                    $hash = md5($taken[$i]["l"], true);
+                    $taken[$i]["T"] = substr($hash, 0, 8) ^ substr($hash, 8, 8);
+                    $taken[$i]["at"] = true;
+                }
+            }
+            if ($changed !== null) {
+                $taken[$changed]["t"] .= "!";
+            }
+            \yioop_codec\archive\addObjects($new, "U", $taken, null, null, false);
+            $bytes = file_get_contents($new->filename);
+            $at = $taken[0]["U"];
+            $this->assertGreaterThan(0, $at, "after the partition's first record");
+            foreach ($taken as $i => $site) {
+                $this->assertSame($at, $site["U"], "record $i's offset");
+                $len = unpack("N", substr($bytes, $at + 4, 4))[1];
+                $this->assertSame(gzencode(serialize($site), 9), substr($bytes, $at + 20, $len), "record $i");
+                $at += 20 + $len;
+            }
+            [, $used] = self::aheadCounts();
+            $this->assertSame($threads > 1 ? $changed ?? 60 : 0, $used - $used_before);
+            unlink($old->filename);
+            unlink($new->filename);
+        }
+    }
+
     /** KiB of written records the process keeps, as phpinfo says. */
     private static function writtenKept(): int
     {

@@ -18,6 +18,7 @@
 pub mod deflate;
 pub mod inflate;
 pub mod record_cache;
+pub mod records_ahead;
 pub mod sites_ahead;
 pub mod written;
 pub mod zlib9;

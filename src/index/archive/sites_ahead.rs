@@ -11,9 +11,10 @@
 //! it is, byte for byte, the next site, it gets what
 //! [`inflate::gzuncompress_with`] made of those bytes on the other thread,
 //! the same function of the same bytes. Any other input ends the
-//! read-ahead, and the caller inflates as it would without it.
+//! read-ahead, and the caller inflates as it would without it. Once every
+//! site is taken, the upload goes on to [`records_ahead`].
 
-use super::inflate;
+use super::{inflate, records_ahead};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -45,17 +46,27 @@ pub fn take(data: &[u8]) -> Option<Vec<u8>> {
     READING.with_borrow_mut(|reading| {
         let read_ahead = reading.as_mut()?;
         let taken = read_ahead.take(data);
-        if taken.is_none() || read_ahead.next == read_ahead.sites.len() {
+        let all_taken = read_ahead.next == read_ahead.sites.len();
+        if all_taken {
+            records_ahead::all_taken();
+        }
+        if taken.is_none() || all_taken {
             *reading = None;
         }
         taken.flatten()
     })
 }
 
+/// The upload being read ahead and where its sites lie.
+pub(super) fn upload() -> Option<(Arc<Vec<u8>>, Arc<[Range<usize>]>)> {
+    READING.with_borrow(|reading| reading.as_ref().map(|r| (r.upload.clone(), r.sites.clone())))
+}
+
 /// Ends any read-ahead, its thread included (a new request: the last one's
 /// upload is done with; the module's shutdown).
 pub fn forget() {
     READING.with_borrow_mut(|reading| *reading = None);
+    records_ahead::forget();
 }
 
 /// Where each site's zlib stream lies in `upload`, as Yioop cuts them:

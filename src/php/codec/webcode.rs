@@ -4,7 +4,7 @@
 //! Yioop's PHP converts it, warns or throws as `strtr` would.
 
 use crate::codec::webcode;
-use crate::index::archive::sites_ahead;
+use crate::index::archive::{records_ahead, sites_ahead};
 use crate::php::runtime::convert::bytes_zval;
 use crate::php::runtime::function::{Handler, Param, Signature};
 use ext_php_rs::flags::DataType;
@@ -20,8 +20,13 @@ php_function!(WEBDECODE, webdecode_handler, "yioop_codec\\webcode\\webdecode", [
     let out = bytes_zval(&decoded);
     // A queue server with a core to spare inflates an upload's sites ahead
     // of its gzuncompress calls (src/php/codec/uploads.rs).
+    // Its records are compressed ahead on an idle core too
+    // (src/php/index/archive_add.rs).
     if crate::php::settings::compress_threads() > 1 {
         sites_ahead::expect(decoded);
+        if let Some(shape) = crate::php::index::archive_add::record_shape() {
+            records_ahead::expect(shape);
+        }
     }
     Ok(out)
 });

@@ -68,6 +68,9 @@ impl Source {
 }
 
 fn get_objects(args: &mut function::Args) -> Result<Zval, Decline> {
+    // Between taking an upload in and adding its records, the queue
+    // server reads an archive only to build a shard.
+    crate::index::archive::records_ahead::begin();
     let unserialize = unserialize_function().ok_or(Decline)?;
     let offset = long_of(args.take(1).dereference()).ok_or(Decline)?;
     let num = long_of(args.take(2).dereference()).ok_or(Decline)?;

@@ -20,10 +20,12 @@
 
 use super::archive::{check_archive, handle_file_id};
 use crate::index::archive::deflate::{self, Split};
+use crate::index::archive::records_ahead;
 use crate::index::archive::written::{self, Written};
 use crate::index::archive::Decline;
 use crate::php_semantics::serialize;
 use crate::php::runtime::arrays::separate;
+use crate::php::runtime::classes::{class_constant, loaded_named};
 use crate::php::runtime::convert::{bytes_zval, string_zval_with};
 use crate::php::runtime::engine::{call_function, call_method, call_value, has_exception, with_ini_bytes};
 use crate::php::runtime::ffi::{add_function, zend_compare, IS_ARRAY, IS_DOUBLE, IS_FALSE, IS_LONG, IS_NULL, IS_OBJECT, IS_REFERENCE, IS_STRING, IS_TRUE};
@@ -324,14 +326,37 @@ fn compress_split(list: &mut ZendHashTable, field: Key, first: i64, serializer: 
         texts.push(text);
     }
     let splits: Vec<Split> = texts.iter().map(|bytes| Split { prefix: &bytes[..bytes.len() - 3], suffix: &bytes[bytes.len() - 2..] }).collect();
-    let bytes = splits.iter().map(|s| s.prefix.len()).sum();
-    let (members, offsets) = deflate::compress_chain(&splits, first, threads_for(count, bytes));
+    let (mut members, mut offsets) = records_ahead::take(&splits, first);
+    let ahead = members.len();
+    let rest = &splits[ahead..];
+    let rest_first = match (members.last(), offsets.last()) {
+        (Some(member), Some(&offset)) => offset + member.len() as i64 + deflate::INT_LEN,
+        _ => first,
+    };
+    let bytes = rest.iter().map(|s| s.prefix.len()).sum();
+    let (rest_members, rest_offsets) = deflate::compress_chain(rest, rest_first, threads_for(rest.len(), bytes));
+    members.extend(rest_members);
+    offsets.extend(rest_offsets);
+    if let (Some(member), Some(&offset)) = (members.last(), offsets.last()) {
+        records_ahead::note_end(first, offset + member.len() as i64 + deflate::INT_LEN);
+    }
     let mut records = Vec::with_capacity(count);
     for (i, (member, offset)) in members.into_iter().zip(offsets).enumerate() {
         set_field(element(list, i), field, long_zval(offset));
         records.push(Written { offset, member, text: splits[i].text(offset) });
     }
     Some(records)
+}
+
+/// Yioop's interface naming a summary's fields.
+const CRAWL_CONSTANTS: &str = "seekquarry\\yioop\\library\\CrawlConstants";
+
+/// The summary fields Yioop's CrawlConstants name, where it is loaded
+/// (`records_ahead` makes the queue server's records with them).
+pub(crate) fn record_shape() -> Option<records_ahead::Shape> {
+    let constants = unsafe { &*loaded_named(CRAWL_CONSTANTS)? };
+    let field = |name| class_constant(constants, name).and_then(Zval::zend_str).map(|text| text.as_bytes().to_vec());
+    Some(records_ahead::Shape { type_key: field("TYPE")?, url_key: field("URL")?, hash_url_key: field("HASH_URL")?, is_doc_key: field("IS_DOC")?, offset_key: field("SUMMARY_OFFSET")? })
 }
 
 pub fn register(module: ext_php_rs::builders::ModuleBuilder) -> ext_php_rs::builders::ModuleBuilder {

@@ -14,6 +14,22 @@ if (!class_exists(GzipCompressor::class, false)) {
     }
 }
 
+namespace seekquarry\yioop\library;
+
+// The summary fields the queue server's records are made of, as Yioop's
+// CrawlConstants names them (the native read-ahead of an upload's records
+// reads them).
+if (!interface_exists(CrawlConstants::class, false)) {
+    interface CrawlConstants
+    {
+        const TYPE = 'e';
+        const URL = 'l';
+        const HASH_URL = 'T';
+        const SUMMARY_OFFSET = 'U';
+        const IS_DOC = 'at';
+    }
+}
+
 namespace YioopCodec\Tests;
 
 /** The properties of a WebArchive the native getObjects reads and sets. */
