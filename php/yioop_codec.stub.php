@@ -50,7 +50,12 @@
  *   WebArchive::addObjects: 1 (default: this thread only), a count up to
  *   64, or "auto" (the available cores, at most 4). Above 1, a fetcher
  *   upload's sites are also inflated ahead on one more thread once
- *   webdecode has decoded it, for the queue server's gzuncompress calls.
+ *   webdecode has decoded it, for the queue server's gzuncompress calls;
+ *   and where the generation is full, the shard build Yioop runs before
+ *   adding its records to a new partition starts a thread at the lowest
+ *   priority that compresses them, as processIndexArchive and addObjects
+ *   will make them, from the upload's sites (CrawlConstants' fields);
+ *   addObjects keeps those whose text is, byte for byte, its own.
  * - yioop.summary_cache_size: bytes of summary records (compressed, with
  *   their inflated text, or for nonNetworkGetCrawlItems the text of the
  *   fields it builds) kept in memory that every process of a server
