@@ -24,6 +24,7 @@ use super::{inflate, sites_ahead};
 use crate::php_semantics::serialize;
 use crate::php_semantics::unserialize::{self, Key};
 use md5::{Digest, Md5};
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -232,14 +233,11 @@ impl Shape {
     /// URL that is not a string, an offset field already there.
     fn record_prefix(&self, site: &[u8]) -> Option<Vec<u8>> {
         let mut entries = entries(site)?;
-        let value_of = |entries: &[Entry], key: &[u8]| entries.iter().find(|entry| entry.key == array_key(key)).map(|entry| entry.value.clone());
-        let kind = string_value(&value_of(&entries, &self.type_key)?)?.to_vec();
-        if kind != b"link" {
-            let url = value_of(&entries, &self.url_key)?;
+        if string_value(value_of(&entries, &self.type_key)?)? != b"link" {
             let mut hash = Vec::new();
-            serialize::push_string(&mut hash, &crawl_hash(string_value(&url)?));
-            set(&mut entries, &self.hash_url_key, hash);
-            set(&mut entries, &self.is_doc_key, b"b:1;".to_vec());
+            serialize::push_string(&mut hash, &crawl_hash(string_value(value_of(&entries, &self.url_key)?)?));
+            set(&mut entries, &self.hash_url_key, Cow::Owned(hash));
+            set(&mut entries, &self.is_doc_key, Cow::Borrowed(b"b:1;"));
         }
         if value_of(&entries, &self.offset_key).is_some() {
             return None;
@@ -259,7 +257,7 @@ impl Shape {
 /// An entry of a site's outermost array: its key and its value's text.
 struct Entry<'a> {
     key: Key<'a>,
-    value: Vec<u8>,
+    value: Cow<'a, [u8]>,
 }
 
 /// The outermost array's entries, where each key is written as PHP
@@ -275,13 +273,18 @@ fn entries(site: &[u8]) -> Option<Vec<Entry<'_>>> {
         if !text.starts_with(&written) || !seen.insert(key) {
             return None;
         }
-        entries.push(Entry { key, value: text[written.len()..].to_vec() });
+        entries.push(Entry { key, value: Cow::Borrowed(&text[written.len()..]) });
     }
     Some(entries)
 }
 
+/// The text of `$array[$key]`'s value, if it is there.
+fn value_of<'e>(entries: &'e [Entry], key: &[u8]) -> Option<&'e [u8]> {
+    entries.iter().find(|entry| entry.key == array_key(key)).map(|entry| &*entry.value)
+}
+
 /// `$array[$key] = value`: in place where the key is there, else last.
-fn set<'a>(entries: &mut Vec<Entry<'a>>, key: &'a [u8], value: Vec<u8>) {
+fn set<'a>(entries: &mut Vec<Entry<'a>>, key: &'a [u8], value: Cow<'a, [u8]>) {
     let key = array_key(key);
     match entries.iter_mut().find(|entry| entry.key == key) {
         Some(entry) => entry.value = value,
