@@ -324,6 +324,17 @@ impl Split<'_> {
     }
 }
 
+/// Where the record after one compressed to `member` at `offset` begins:
+/// past its length header and its bytes.
+pub fn offset_after(offset: i64, member: &[u8]) -> Option<i64> {
+    offset.checked_add(member.len() as i64 + INT_LEN)
+}
+
+/// Where the records after a chain's last one begin; None for no records.
+pub fn chain_end(members: &[Vec<u8>], offsets: &[i64]) -> Option<i64> {
+    offset_after(*offsets.last()?, members.last()?)
+}
+
 /// How many records' streams may be open ahead of the chain, per thread
 /// (each holds about 400 KiB of zlib state).
 const AHEAD_PER_THREAD: usize = 4;
@@ -341,7 +352,7 @@ pub fn compress_chain(records: &[Split], first: i64, threads: usize) -> (Vec<Vec
     let mut offsets = Vec::with_capacity(records.len());
     let mut offset = first;
     let next_offset = |compressed: &Vec<u8>, offset: &mut i64| {
-        *offset = offset.checked_add(compressed.len() as i64 + INT_LEN).expect("archive offsets stay below 2^63");
+        *offset = offset_after(*offset, compressed).expect("archive offsets stay below 2^63");
     };
     let threads = threads.min(records.len());
     if threads <= 1 {

@@ -213,7 +213,7 @@ fn compress_ahead(upload: &Upload, first: i64, shared: &Shared) {
         }
         let (mut members, _) = deflate::compress_chain(&[Split { prefix: &prefix, suffix: SUFFIX }], offset, 1);
         let Some(member) = members.pop() else { return };
-        let next = offset.checked_add(member.len() as i64 + deflate::INT_LEN);
+        let next = deflate::offset_after(offset, &member);
         match shared.made.lock() {
             Ok(mut made) => made.push(Made { prefix, member, offset }),
             Err(_) => return,
@@ -396,17 +396,10 @@ mod tests {
         assert!(none(b"a:1:{s:1:\"e\";s:4:\"link\";}").is_some());
     }
 
-    /// `sites` uploaded as a fetcher lays them out, and each site's stream.
-    fn fetcher_upload(sites: &[Vec<u8>]) -> (Vec<u8>, Vec<Vec<u8>>) {
-        let streams: Vec<Vec<u8>> = sites.iter().map(|site| zlib(site)).collect();
-        let part: Vec<u8> = streams.iter().flat_map(|s| (s.len() as u32).to_be_bytes().into_iter().chain(s.iter().copied())).collect();
-        ([&(part.len() as u32).to_be_bytes()[..], &part].concat(), streams)
-    }
-
     /// An upload decoded, then every site taken in, as the queue server does.
     fn take_in(sites: &[Vec<u8>], every_site: bool) {
-        let (bytes, streams) = fetcher_upload(sites);
-        sites_ahead::expect(bytes);
+        let streams: Vec<Vec<u8>> = sites.iter().map(|site| zlib(site)).collect();
+        sites_ahead::expect(sites_ahead::tests::upload(&streams, b""));
         expect(shape());
         for stream in &streams[..if every_site { streams.len() } else { 1 }] {
             assert!(sites_ahead::take(stream).is_some());

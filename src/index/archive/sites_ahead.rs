@@ -217,12 +217,12 @@ fn inflate_all(upload: &[u8], sites: &[Range<usize>], shared: &Shared) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::index::archive::inflate::tests::zlib_compress as zlib;
 
     /// An upload as a fetcher lays it out, with `after` past the sites' part.
-    fn upload(sites: &[Vec<u8>], after: &[u8]) -> Vec<u8> {
+    pub(crate) fn upload(sites: &[Vec<u8>], after: &[u8]) -> Vec<u8> {
         let part: Vec<u8> = sites.iter().flat_map(|site| (site.len() as u32).to_be_bytes().into_iter().chain(site.iter().copied())).collect();
         [&(part.len() as u32).to_be_bytes()[..], &part, after].concat()
     }

@@ -327,18 +327,14 @@ fn compress_split(list: &mut ZendHashTable, field: Key, first: i64, serializer: 
     }
     let splits: Vec<Split> = texts.iter().map(|bytes| Split { prefix: &bytes[..bytes.len() - 3], suffix: &bytes[bytes.len() - 2..] }).collect();
     let (mut members, mut offsets) = records_ahead::take(&splits, first);
-    let ahead = members.len();
-    let rest = &splits[ahead..];
-    let rest_first = match (members.last(), offsets.last()) {
-        (Some(member), Some(&offset)) => offset + member.len() as i64 + deflate::INT_LEN,
-        _ => first,
-    };
+    let rest = &splits[members.len()..];
+    let rest_first = deflate::chain_end(&members, &offsets).unwrap_or(first);
     let bytes = rest.iter().map(|s| s.prefix.len()).sum();
     let (rest_members, rest_offsets) = deflate::compress_chain(rest, rest_first, threads_for(rest.len(), bytes));
     members.extend(rest_members);
     offsets.extend(rest_offsets);
-    if let (Some(member), Some(&offset)) = (members.last(), offsets.last()) {
-        records_ahead::note_end(first, offset + member.len() as i64 + deflate::INT_LEN);
+    if let Some(end) = deflate::chain_end(&members, &offsets) {
+        records_ahead::note_end(first, end);
     }
     let mut records = Vec::with_capacity(count);
     for (i, (member, offset)) in members.into_iter().zip(offsets).enumerate() {
