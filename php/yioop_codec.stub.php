@@ -55,7 +55,9 @@
  *   adding its records to a new partition starts a thread at the lowest
  *   priority that compresses them, as processIndexArchive and addObjects
  *   will make them, from the upload's sites (CrawlConstants' fields);
- *   addObjects keeps those whose text is, byte for byte, its own.
+ *   addObjects keeps those whose text is, byte for byte, its own. And a
+ *   shard build's summaries (a getObjects of 64 or more) have their phrase
+ *   lists made ahead on one more thread (see extractPhrasesInLists).
  * - yioop.summary_cache_size: bytes of summary records (compressed, with
  *   their inflated text, or for nonNetworkGetCrawlItems the text of the
  *   fields it builds) kept in memory that every process of a server
@@ -943,6 +945,24 @@ namespace yioop_codec\phrase {
      * canonicalizePunctuatedTerms, tagTokenizePartOfSpeech and
      * extractTripletsPhrases, NWordGrams::ngramsContains) or the
      * Tokenizer's segment does more than give back its argument.
+     *
+     * With yioop.compress_threads above 1, a getObjects of 64 or more
+     * objects notes their summaries; the next text the memo does not
+     * answer (a UTF-8 string of any length, then given to Yioop's PHP)
+     * makes each summary's text as buildInvertedIndexShard makes it, by
+     * Yioop's UrlParser::getWordsInHostUrl and getWordsLastPathPartUrl,
+     * canonicalizes it by PhraseParser::canonicalizePunctuatedTerms (on
+     * this thread, their errors silenced: Yioop's own calls will raise
+     * them; where any arises, nothing is made), and a thread runs the
+     * passes after it natively. A later call for exactly such a text and
+     * locale, the state above unchanged for that locale (of the
+     * tokenizers and filters, that locale's only), gets those lists: the
+     * array Yioop's method makes, TIMES with this run's seconds, and the
+     * stemmer's scratch its passes leave. Only where every pass would run
+     * natively: ENABLE_QUESTION_ANSWERING truthy, the class's own
+     * stemCharGramSegment switched, NWordGrams' filter for the locale
+     * loaded, and each character's lower case read by PHP's mb_strtolower
+     * (a text with a capital sigma is left to PHP).
      */
     function extractPhrasesInLists(mixed $class, mixed $string, mixed $lang = null): ?array {}
 

@@ -22,6 +22,8 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
     info_table_row!("Record compression threads (yioop.compress_threads)", settings::compress_threads().to_string());
     let (made, used) = crate::index::archive::records_ahead::counts();
     info_table_row!("Records compressed ahead in this process", format!("{made} made, {used} used"));
+    let (made, used) = crate::php::text::phrases_ahead::counts();
+    info_table_row!("Pages' phrase lists made ahead in this process", format!("{made} made, {used} used"));
     info_table_row!("Record compression zlib", crate::index::archive::deflate::zlib_version());
     info_table_row!("Record deflate up to 64 KiB", native_deflate_row());
     info_table_row!(

@@ -32,9 +32,6 @@ use std::rc::Rc;
 /// native reads reproduce.
 const GZIP_COMPRESSOR: &str = "seekquarry\\yioop\\library\\compressors\\GzipCompressor";
 
-/// php-src's E_FATAL_ERRORS: what `@` leaves of `error_reporting`.
-const E_FATAL_ERRORS: i32 = 1 | 4 | 16 | 64 | 256 | 4096;
-
 /// main/php_streams.h: cast to a file descriptor, without the warning
 /// about buffered data (reads here go around the buffer and reposition the
 /// stream after).
@@ -110,6 +107,7 @@ fn get_objects(args: &mut function::Args) -> Result<Zval, Decline> {
     if next_flag {
         archive.set_property("iterator_pos", long_zval(end));
     }
+    crate::php::text::phrases_ahead::note_objects(&objects);
     let mut pairs = objects.into_iter().map(Some).collect::<Vec<_>>();
     Ok(array_zval(list_of(pairs.len(), |i| array_zval(pairs[i].take().expect("each pair once")))))
 }
@@ -384,13 +382,9 @@ fn unserialize_function() -> Option<*mut zend_function> {
 /// silences them (an error handler still sees them, as with `@`).
 fn silent_unserialize(function: *mut zend_function, mut text: Zval) -> Zval {
     let mut result = Zval::new();
-    unsafe {
-        let eg = std::ptr::addr_of_mut!(ext_php_rs::ffi::executor_globals);
-        let saved = (*eg).error_reporting;
-        (*eg).error_reporting = saved & E_FATAL_ERRORS;
+    crate::php::runtime::errors::silenced(|| unsafe {
         zend_call_known_function(function, std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::from_mut(&mut result).cast::<zval>(), 1, std::ptr::from_mut(&mut text).cast::<zval>(), std::ptr::null_mut());
-        (*eg).error_reporting = saved;
-    }
+    });
     result
 }
 

@@ -25,3 +25,17 @@ pub fn observe() {
 pub fn raised() -> u64 {
     RAISED.with(Cell::get)
 }
+
+/// php-src's E_FATAL_ERRORS: what `@` leaves of `error_reporting`.
+const E_FATAL_ERRORS: i32 = 1 | 4 | 16 | 64 | 256 | 4096;
+
+/// `run` as under PHP's `@`: errors short of fatal not reported (an error
+/// handler still sees them, as with `@`).
+pub fn silenced<R>(run: impl FnOnce() -> R) -> R {
+    let eg = std::ptr::addr_of_mut!(ext_php_rs::ffi::executor_globals);
+    let saved = unsafe { (*eg).error_reporting };
+    unsafe { (*eg).error_reporting = saved & E_FATAL_ERRORS };
+    let result = run();
+    unsafe { (*eg).error_reporting = saved };
+    result
+}

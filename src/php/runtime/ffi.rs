@@ -7,6 +7,7 @@ use ext_php_rs::ffi::{_php_stream, php_stream_ops, zend_class_entry, zend_long, 
 use std::ffi::{c_char, c_int, c_void};
 
 extern "C" {
+    pub fn zend_clear_exception();
     // Hash tables.
     pub fn _zend_hash_init(ht: *mut HashTable, size: u32, destructor: Option<unsafe extern "C" fn(*mut zval)>, persistent: bool);
     pub fn zend_hash_destroy(ht: *mut HashTable);

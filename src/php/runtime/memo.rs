@@ -124,6 +124,12 @@ impl Memo {
         })
     }
 
+    /// Whether `key` is kept in `state`, nothing changed by asking.
+    pub fn holds(&self, state: u64, key: &[u8]) -> bool {
+        let kept = self.kept.borrow();
+        kept.request == crate::php::runtime::engine::request() && kept.state == state && (kept.newer.contains_key(key) || kept.older.contains_key(key))
+    }
+
     /// Keeps `values` for `key`, made in `state`.
     pub fn put(&self, state: u64, key: Vec<u8>, values: Vec<Kept>) {
         self.with(state, |kept| self.insert(kept, key, values));

@@ -6,6 +6,7 @@ pub mod en_us;
 pub mod locale;
 pub mod ngrams;
 pub mod phrase;
+pub mod phrases_ahead;
 
 use ext_php_rs::builders::ModuleBuilder;
 

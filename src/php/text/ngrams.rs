@@ -62,6 +62,13 @@ impl Filter {
         Filter::cached(cache, lang, Key::Str(b"all"))
     }
 
+    /// The cache's entry that `all_grams` reads, whatever it holds.
+    pub(crate) fn all_grams_entry(lang: &[u8]) -> Option<&'static Zval> {
+        let cache = static_array(loaded_named(NWORDGRAMS_CLASS)?, "ngrams")?;
+        let by_lang = unsafe { &*find(cache, Key::Str(&locale(lang)?))? }.dereference().array()?;
+        Some(unsafe { &*find(by_lang, Key::Str(b"all"))? })
+    }
+
     /// Whether the filter holds the lower-cased phrase; None for a phrase
     /// that is not ASCII (mb_strtolower's Unicode case mapping is left to
     /// PHP) and wherever the filter's own look-up declines.

@@ -23,6 +23,7 @@ use crate::php::runtime::memo::{Kept, Memo, StateHash};
 use crate::php::runtime::keys::{find, find_string, update, values, Key};
 use crate::php::runtime::convert::{bytes_zval, int_list, is_numeric, num_zval};
 use crate::php::text::ngrams;
+use crate::php::text::phrases_ahead;
 use crate::php::runtime::arrays::list_of;
 use crate::php::runtime::engine::{call_function, constant, pcre_limits_at_least, request, with_ini_bytes};
 use crate::php::runtime::function::{self, Param};
@@ -189,24 +190,7 @@ fn stem_char_gram_segment(class: &Zval, text: &Zval, lang: &Zval, to_string: Opt
 fn stems_of<R>(class: &Zval, text: &Zval, lang: &Zval, take: impl FnOnce(&[&[u8]], &str) -> R) -> Option<R> {
     let text = utf8(text)?;
     let lang = locale(lang)?;
-    if lang == b"hi" {
-        return None;
-    }
-    let parser = loaded(class)?;
-    if static_array(parser, "programming_language_map").is_none_or(|map| has_key(map, lang)) {
-        return None;
-    }
-    let separators = separators()?;
-    if !encodings_are_utf8() {
-        return None;
-    }
-    let tokenizer = english_tokenizer(parser, lang)?;
-    if char_grams(lang)? {
-        return None;
-    }
-    if !calls_native(EN_TOKENIZER, "stem", "yioop_codec\\stem_en\\stem") {
-        return None;
-    }
+    let (separators, tokenizer) = segmenting(loaded(class)?, lang)?;
     let mut stemmer = Stemmer::of_class(EN_TOKENIZER)?;
     let lowered_text = lower_case(text, &mut mb_strtolower)?;
     let replaced = replace_separators(&lowered_text, &separators);
@@ -228,6 +212,27 @@ fn stems_of<R>(class: &Zval, text: &Zval, lang: &Zval, take: impl FnOnce(&[&[u8]
     Some(taken)
 }
 
+/// What the native stemCharGramSegment reads for `lang` whatever the
+/// text: the separators, and PhraseParser's cached en_US Tokenizer, whose
+/// stem is switched; None where it declines.
+pub(super) fn segmenting(parser: *mut zend_class_entry, lang: &[u8]) -> Option<(Separators, &'static mut ZendObject)> {
+    if lang == b"hi" {
+        return None;
+    }
+    if static_array(parser, "programming_language_map").is_none_or(|map| has_key(map, lang)) {
+        return None;
+    }
+    let separators = separators()?;
+    if !encodings_are_utf8() {
+        return None;
+    }
+    let tokenizer = english_tokenizer(parser, lang)?;
+    if char_grams(lang)? {
+        return None;
+    }
+    calls_native(EN_TOKENIZER, "stem", "yioop_codec\\stem_en\\stem").then_some((separators, tokenizer))
+}
+
 /// extractTermSentencePositionsTags: stemCharGramSegment's terms with
 /// their positions, and with `$extract_sentences` the lower-cased text's
 /// sentences with theirs. Runs where Yioop's method would call the native
@@ -237,10 +242,7 @@ fn stems_of<R>(class: &Zval, text: &Zval, lang: &Zval, take: impl FnOnce(&[&[u8]
 fn term_sentence_positions(class: &Zval, text: &Zval, lang: Option<&Zval>, extract_sentences: Option<&Zval>) -> Option<Zval> {
     let sentences = extract_sentences.map_or(Some(false), truthy)?;
     let lang = lang?;
-    if !class_calls_native(loaded(class)?, "stemchargramsegment", "yioop_codec\\phrase\\stemchargramsegment") {
-        return None;
-    }
-    if sentences && !(ctype_is_ascii() && tags_parts_of_speech()?) {
+    if !positions_run(loaded(class)?, sentences)? {
         return None;
     }
     stems_of(class, text, lang, |stems, lowered| {
@@ -254,6 +256,16 @@ fn term_sentence_positions(class: &Zval, text: &Zval, lang: Option<&Zval>, extra
         }
         array_zval(out)
     })
+}
+
+/// Whether the native extractTermSentencePositionsTags runs for
+/// `parser`, whatever the text: the class's own stemCharGramSegment is
+/// switched and, for sentences, the Tokenizer tags parts of speech.
+pub(super) fn positions_run(parser: *mut zend_class_entry, sentences: bool) -> Option<bool> {
+    if !class_calls_native(parser, "stemchargramsegment", "yioop_codec\\phrase\\stemchargramsegment") {
+        return Some(false);
+    }
+    Some(!sentences || (ctype_is_ascii() && tags_parts_of_speech()?))
 }
 
 /// `method_exists` of the en_US Tokenizer's tagTokenizePartOfSpeech (the
@@ -295,7 +307,7 @@ fn segment(tokenizer: &mut ZendObject, replaced: &str, lang: &[u8]) -> Option<St
 
 /// Texts up to this long have their phrase lists kept: link texts, which
 /// repeat from page to page (three in four of a crawl's links).
-const KEPT_TEXT_MAX: usize = 512;
+pub(super) const KEPT_TEXT_MAX: usize = 512;
 /// Texts a generation of the memo keeps.
 const PHRASE_LISTS_KEPT: usize = 8192;
 
@@ -310,7 +322,8 @@ thread_local! {
 
 /// extractPhrasesInLists: Yioop's own method's result, kept and given
 /// again for the same short text and locale while nothing it depends on
-/// changes. It runs where every pass it calls is Yioop's (so the result
+/// changes; or, during a shard build, the lists made ahead for exactly
+/// this text (`phrases_ahead`). It runs where every pass it calls is Yioop's (so the result
 /// depends only on the text, the locale and the state hashed), for an
 /// en_US tokenizer already loaded.
 fn phrases_in_lists(class: &Zval, text: &Zval, lang: Option<&Zval>) -> Option<Zval> {
@@ -319,7 +332,9 @@ fn phrases_in_lists(class: &Zval, text: &Zval, lang: Option<&Zval>) -> Option<Zv
     }
     let bytes = utf8(text)?.as_bytes();
     let lang_name = locale(lang?)?;
-    if bytes.len() > KEPT_TEXT_MAX {
+    // A long text (a page's) is not kept, but may have been made ahead.
+    let long = bytes.len() > KEPT_TEXT_MAX;
+    if long && !phrases_ahead::expected() {
         return None;
     }
     let parser = loaded(class)?;
@@ -332,11 +347,17 @@ fn phrases_in_lists(class: &Zval, text: &Zval, lang: Option<&Zval>) -> Option<Zv
     if !passes_are_yioops(tokenizer) || !encodings_are_utf8() {
         return None;
     }
+    if long {
+        return phrases_ahead::lists(parser, tokenizer, bytes, lang_name, locale_state(parser, tokenizer, lang_name)?);
+    }
     let state = phrase_state(parser, tokenizer)?;
-    let key = [&(lang_name.len() as u32).to_le_bytes()[..], lang_name, bytes].concat();
+    let key = memo_key(lang_name, bytes);
     if let Some(kept) = PHRASE_LISTS.with(|memo| memo.get(state, &key)) {
         let [lists, buffer, k, j] = <[Zval; 4]>::try_from(kept).ok()?;
         set_scratch(tokenizer, [buffer, k, j]);
+        return Some(lists);
+    }
+    if let Some(lists) = phrases_ahead::expected().then(|| locale_state(parser, tokenizer, lang_name)).flatten().and_then(|ahead| phrases_ahead::lists(parser, tokenizer, bytes, lang_name, ahead)) {
         return Some(lists);
     }
     let raised = errors::raised();
@@ -356,11 +377,20 @@ fn phrases_in_lists(class: &Zval, text: &Zval, lang: Option<&Zval>) -> Option<Zv
     Some(lists)
 }
 
+fn memo_key(lang: &[u8], text: &[u8]) -> Vec<u8> {
+    [&(lang.len() as u32).to_le_bytes()[..], lang, text].concat()
+}
+
+/// Whether the memo holds `text`'s lists in `lang`, made in `state`.
+pub(super) fn kept(state: u64, lang: &[u8], text: &[u8]) -> bool {
+    PHRASE_LISTS.with(|memo| memo.holds(state, &memo_key(lang, text)))
+}
+
 /// Whether the English passes extractPhrasesInLists calls in other files
 /// are Yioop's own (switched), and the tokenizer's segment gives its text
 /// back as Yioop's does. PhraseParser's own are checked by the
 /// integration tool (the table's reads).
-fn passes_are_yioops(tokenizer: *mut zend_class_entry) -> bool {
+pub(super) fn passes_are_yioops(tokenizer: *mut zend_class_entry) -> bool {
     calls_native(EN_TOKENIZER, "stem", "yioop_codec\\stem_en\\stem")
         && calls_native(EN_TOKENIZER, "canonicalizepunctuatedterms", "yioop_codec\\canonical_en\\canonicalizepunctuatedterms")
         && calls_native(EN_TOKENIZER, "tagtokenizepartofspeech", "yioop_codec\\triplets_en\\tagtokenizepartofspeech")
@@ -384,8 +414,33 @@ fn returns_its_argument(op_array: &zend_op_array) -> bool {
 /// statics its passes read (PhraseParser's, the en_US Tokenizer's, the
 /// canonicalization's replacements, NWordGrams' filters). Its constants
 /// cannot change; the stemmer's scratch is its output, put back on a hit.
-fn phrase_state(parser: *mut zend_class_entry, tokenizer: *mut zend_class_entry) -> Option<u64> {
+pub(super) fn phrase_state(parser: *mut zend_class_entry, tokenizer: *mut zend_class_entry) -> Option<u64> {
     let mut hash = StateHash::default();
+    for name in ["programming_language_map", "tokenizers"] {
+        hash.value(static_property(parser, name)?, 2);
+    }
+    hash.value(static_property(loaded_named(ngrams::NWORDGRAMS_CLASS)?, "ngrams")?, 4);
+    english_state(&mut hash, tokenizer)?;
+    Some(hash.finish())
+}
+
+/// phrase_state for one locale's texts: of PhraseParser's tokenizers and
+/// NWordGrams' filters, only `lang`'s (other locales' pages load theirs).
+pub(super) fn locale_state(parser: *mut zend_class_entry, tokenizer: *mut zend_class_entry, lang: &[u8]) -> Option<u64> {
+    let mut hash = StateHash::default();
+    hash.value(static_property(parser, "programming_language_map")?, 2);
+    match unsafe { find(static_array(parser, "tokenizers")?, Key::of_string(lang)).map(|at| &*at) } {
+        Some(cached) => hash.value(cached, 2),
+        None => hash.bytes(b"none"),
+    }
+    hash.value(ngrams::Filter::all_grams_entry(lang)?, 2);
+    english_state(&mut hash, tokenizer)?;
+    Some(hash.finish())
+}
+
+/// What both states hash besides the caches: the C library's character
+/// classes, PCRE's limits, the en_US Tokenizer's statics.
+fn english_state(hash: &mut StateHash, tokenizer: *mut zend_class_entry) -> Option<()> {
     let ctype = unsafe { libc::setlocale(libc::LC_CTYPE, std::ptr::null()) };
     if !ctype.is_null() {
         hash.bytes(unsafe { std::ffi::CStr::from_ptr(ctype) }.to_bytes());
@@ -393,29 +448,18 @@ fn phrase_state(parser: *mut zend_class_entry, tokenizer: *mut zend_class_entry)
     for setting in [c"pcre.backtrack_limit", c"pcre.recursion_limit", c"pcre.jit"] {
         with_ini_bytes(setting, |value| hash.bytes(value));
     }
-    for name in ["programming_language_map", "tokenizers"] {
-        hash.value(static_property(parser, name)?, 2);
-    }
     for name in ["no_stem_list", "question_token", "adjective_type", "adverb_type", "conjunction_type", "determiner_type", "noun_type", "verb_type"] {
         hash.value(static_property(tokenizer, name)?, 2);
     }
     if let Some(replacements) = live_statics(tokenizer, "canonicalizepunctuatedterms") {
         hash.array(replacements, 3);
     }
-    hash.value(static_property(loaded_named(ngrams::NWORDGRAMS_CLASS)?, "ngrams")?, 4);
-    Some(hash.finish())
+    Some(())
 }
 
 fn hyphenated(text: &Zval, lang: &Zval) -> Option<String> {
     let text = utf8(text)?;
-    let lang_name = locale(lang)?;
-    if !encodings_are_utf8() {
-        return None;
-    }
-    if !calls_native(ngrams::NWORDGRAMS_CLASS, "ngramscontains", "yioop_codec\\ngrams\\ngramscontains") {
-        return None;
-    }
-    let mut grams = ngrams::Filter::all_grams(lang_name)?;
+    let mut grams = hyphenation_filter(locale(lang)?)?;
     let lowered = lower_case(text, &mut mb_strtolower)?;
     let filter = grams.fields()?;
     // Yioop asks ngramsContains, which asks the filter for
@@ -426,17 +470,29 @@ fn hyphenated(text: &Zval, lang: &Zval) -> Option<String> {
     })
 }
 
-fn utf8(text: &Zval) -> Option<&str> {
+/// The n-word-gram filter the native hyphenateEntities asks for `lang`;
+/// None where it declines whatever the text.
+pub(super) fn hyphenation_filter(lang: &[u8]) -> Option<ngrams::Filter> {
+    if !encodings_are_utf8() {
+        return None;
+    }
+    if !calls_native(ngrams::NWORDGRAMS_CLASS, "ngramscontains", "yioop_codec\\ngrams\\ngramscontains") {
+        return None;
+    }
+    ngrams::Filter::all_grams(lang)
+}
+
+pub(super) fn utf8(text: &Zval) -> Option<&str> {
     std::str::from_utf8(text.zend_str()?.as_bytes()).ok()
 }
 
 /// A locale that PHP would not read as a number (it is an array key).
-fn locale(lang: &Zval) -> Option<&[u8]> {
+pub(super) fn locale(lang: &Zval) -> Option<&[u8]> {
     let lang = lang.zend_str()?.as_bytes();
     (!lang.is_empty() && !is_numeric(lang)).then_some(lang)
 }
 
-fn mb_strtolower(text: &str) -> Option<String> {
+pub(super) fn mb_strtolower(text: &str) -> Option<String> {
     let lowered = call_function("mb_strtolower", &mut [bytes_zval(text.as_bytes())])?;
     String::from_utf8(lowered.zend_str()?.as_bytes().to_vec()).ok()
 }
@@ -466,7 +522,7 @@ fn separators() -> Option<Separators> {
 
 /// PhraseParser's cached tokenizer for `lang`; None where it has none
 /// cached yet.
-fn cached_tokenizer(parser: *mut zend_class_entry, lang: &[u8]) -> Option<&'static mut ZendObject> {
+pub(super) fn cached_tokenizer(parser: *mut zend_class_entry, lang: &[u8]) -> Option<&'static mut ZendObject> {
     let tokenizers = static_array(parser, "tokenizers")?;
     let slot = unsafe { zend_hash_str_find(tokenizers, lang.as_ptr().cast(), lang.len()) };
     unsafe { slot.cast::<Zval>().as_mut() }?.dereference_mut().object_mut()

@@ -259,6 +259,45 @@ impl State {
     }
 }
 
+/// The stems of one call that stems many words (PhraseParser stems a
+/// page's in one call; a page repeats its words): each word stemmed once,
+/// by first use, and the scratch the last stem left, as Yioop's `stem`
+/// leaves `$buffer`, `$k` and `$j` when called word after word.
+#[derive(Default)]
+pub struct StemCache {
+    stems: Vec<Stemmed>,
+    index: rustc_hash::FxHashMap<Vec<u8>, usize>,
+    /// The last stem that left a scratch.
+    last: Option<usize>,
+}
+
+impl StemCache {
+    /// `word`'s number, stemmed by `stem_uncached` the first time.
+    pub fn number(&mut self, word: &[u8], stem_uncached: impl FnOnce(&[u8]) -> Stemmed) -> usize {
+        let at = match self.index.get(word) {
+            Some(&at) => at,
+            None => {
+                self.stems.push(stem_uncached(word));
+                self.index.insert(word.to_vec(), self.stems.len() - 1);
+                self.stems.len() - 1
+            }
+        };
+        if self.stems[at].state.is_some() {
+            self.last = Some(at);
+        }
+        at
+    }
+
+    pub fn stemmed(&self, number: usize) -> &[u8] {
+        &self.stems[number].stem
+    }
+
+    /// The scratch the last word stemmed left; None where no stem wrote one.
+    pub fn last_state(&self) -> Option<&State> {
+        self.last.and_then(|at| self.stems[at].state.as_ref())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@ namespace seekquarry\yioop\library;
 
 // The summary fields the queue server's records are made of, as Yioop's
 // CrawlConstants names them (the native read-ahead of an upload's records
-// reads them).
+// reads them, and the shard build's phrase lists made ahead).
 if (!interface_exists(CrawlConstants::class, false)) {
     interface CrawlConstants
     {
@@ -27,6 +27,10 @@ if (!interface_exists(CrawlConstants::class, false)) {
         const HASH_URL = 'T';
         const SUMMARY_OFFSET = 'U';
         const IS_DOC = 'at';
+        const TITLE = 's';
+        const DESCRIPTION = 't';
+        const LANG = 'bg';
+        const JUST_METAS = 'aw';
     }
 }
 

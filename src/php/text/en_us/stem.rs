@@ -10,8 +10,7 @@ use crate::php::runtime::convert::{bytes_zval, is_numeric};
 use crate::php::runtime::function::{self, Param};
 use crate::php::runtime::object::with_name;
 use crate::php::runtime::zval::long_zval;
-use crate::text::en_us::stem::{stem, State, Stemmed};
-use rustc_hash::FxHashMap;
+use crate::text::en_us::stem::{stem, State, StemCache, Stemmed};
 use ext_php_rs::ffi::{zend_class_entry, zend_hash_index_find, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
@@ -37,11 +36,7 @@ fn stem_word(class: &Zval, word: &Zval) -> Option<Zval> {
 pub(crate) struct Stemmer<'a> {
     scope: *mut zend_class_entry,
     no_stem: NoStem<'a>,
-    /// Each word stemmed so far (a page repeats its words), by first use.
-    stems: Vec<Stemmed>,
-    index: FxHashMap<Vec<u8>, usize>,
-    /// The last stem that left a scratch.
-    last: Option<usize>,
+    stems: StemCache,
 }
 
 impl Stemmer<'_> {
@@ -52,7 +47,7 @@ impl Stemmer<'_> {
         if !["buffer", "k", "j"].iter().all(|name| static_property(scope, name).is_some()) {
             return None; // writing would throw where Yioop's PHP errors itself
         }
-        Some(Stemmer { scope, no_stem, stems: Vec::new(), index: FxHashMap::default(), last: None })
+        Some(Stemmer { scope, no_stem, stems: StemCache::default() })
     }
 
     /// The loaded class `name`, for words of any kind: declines unless no
@@ -80,23 +75,12 @@ impl Stemmer<'_> {
     /// `word` stemmed, as [`Stemmer::stemmed`] gives it back by the number
     /// returned; the scratch it leaves is the latest.
     pub(crate) fn stem_number(&mut self, word: &[u8]) -> usize {
-        let at = match self.index.get(word) {
-            Some(&at) => at,
-            None => {
-                let stemmed = self.stem_uncached(word);
-                self.stems.push(stemmed);
-                self.index.insert(word.to_vec(), self.stems.len() - 1);
-                self.stems.len() - 1
-            }
-        };
-        if self.stems[at].state.is_some() {
-            self.last = Some(at);
-        }
-        at
+        let no_stem = &self.no_stem;
+        self.stems.number(word, |word| stem(word, &|w| no_stem.any(|listed| listed == w)))
     }
 
     pub(crate) fn stemmed(&self, number: usize) -> &[u8] {
-        &self.stems[number].stem
+        self.stems.stemmed(number)
     }
 
     pub(crate) fn stem(&mut self, word: &[u8]) -> &[u8] {
@@ -104,9 +88,19 @@ impl Stemmer<'_> {
         self.stemmed(at)
     }
 
+    /// The no-stem list's words, copied (for stemming away from PHP).
+    pub(crate) fn no_stem_words(&self) -> Vec<Vec<u8>> {
+        let mut words = Vec::new();
+        self.no_stem.any(|word| {
+            words.push(word.to_vec());
+            false
+        });
+        words
+    }
+
     /// `self::$buffer`, `self::$k` and `self::$j` as Yioop's stem leaves them.
     pub(crate) fn leave_state(self) {
-        if let Some(state) = self.last.and_then(|at| self.stems[at].state.as_ref()) {
+        if let Some(state) = self.stems.last_state() {
             self.write_state(state);
         }
     }
@@ -164,7 +158,7 @@ enum NoStem<'a> {
 
 impl NoStem<'_> {
     /// Whether some word of the list satisfies `test`.
-    fn any(&self, test: impl Fn(&[u8]) -> bool) -> bool {
+    fn any(&self, mut test: impl FnMut(&[u8]) -> bool) -> bool {
         match self {
             NoStem::Indexed(list, count) => (0..*count).any(|i| {
                 let value = unsafe { &*zend_hash_index_find(*list, i).cast::<Zval>() };

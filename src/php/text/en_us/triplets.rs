@@ -32,7 +32,7 @@ use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::os::raw::c_int;
-use std::rc::Rc;
+use std::sync::Arc;
 
 const LOCALE_DIR: &str = "seekquarry\\yioop\\configs\\LOCALE_DIR";
 const PHRASE_THRESHOLD: &str = "seekquarry\\yioop\\configs\\PHRASE_THRESHOLD";
@@ -59,16 +59,27 @@ fn tagged(class: &Zval, text: &Zval) -> Option<Zval> {
     })))
 }
 
-fn triplets(class: &Zval, sentences: &Zval) -> Option<Zval> {
-    let sentences = entries(sentences.array()?);
+/// What extractTripletsPhrases reads besides the sentences.
+pub(crate) struct Reads {
+    pub lexicon: Arc<Lexicon>,
+    pub grammar: Arc<Grammar>,
+    pub question_token: String,
+    pub threshold: f64,
+}
+
+/// What the native extractTripletsPhrases of `class` reads; None where it
+/// declines whatever the sentences (its questions are stemmed by the
+/// native stemmer, so the class's `stem` must be switched too).
+pub(crate) fn reads(class: &Zval) -> Option<Reads> {
     let lexicon = english(class)?;
     let scope = loaded(class)?;
-    let grammar = grammar(scope)?;
-    let question_token = question_token(scope)?;
-    let threshold = threshold()?;
-    if !calls_native(EN_TOKENIZER, "stem", "yioop_codec\\stem_en\\stem") {
-        return None;
-    }
+    let reads = Reads { lexicon, grammar: grammar(scope)?, question_token: question_token(scope)?, threshold: threshold()? };
+    calls_native(EN_TOKENIZER, "stem", "yioop_codec\\stem_en\\stem").then_some(reads)
+}
+
+fn triplets(class: &Zval, sentences: &Zval) -> Option<Zval> {
+    let sentences = entries(sentences.array()?);
+    let Reads { lexicon, grammar, question_token, threshold } = reads(class)?;
     let mut stemmer = Stemmer::of_class(EN_TOKENIZER)?;
     // The sentences are the keys; an integer-like one is an int key.
     let texts: Vec<Cow<[u8]>> = sentences.iter().map(|(key, _)| key.bytes()).collect();
@@ -101,7 +112,7 @@ fn result_zval(extracted: &Extracted, sentences: &[(Key, &Zval)]) -> Zval {
 
 /// The lexicon, where `class` is the en_US Tokenizer and PHP's text
 /// handling is what the core assumes.
-fn english(class: &Zval) -> Option<Rc<Lexicon>> {
+fn english(class: &Zval) -> Option<Arc<Lexicon>> {
     if class.zend_str()?.as_bytes() != EN_TOKENIZER.as_bytes() || !encodings_are_utf8() || !ctype_is_ascii() {
         return None;
     }
@@ -147,12 +158,12 @@ fn classes_are_ascii() -> bool {
 
 thread_local! {
     /// Lexicons read, by path: None for a file not in a form read here.
-    static LEXICONS: RefCell<FxHashMap<Vec<u8>, Option<Rc<Lexicon>>>> = RefCell::default();
+    static LEXICONS: RefCell<FxHashMap<Vec<u8>, Option<Arc<Lexicon>>>> = RefCell::default();
 }
 
 /// `LOCALE_DIR`'s en_US lexicon, read (through PHP's `gzdecode`) once a
 /// process; a missing file is looked for again, as Yioop does.
-fn lexicon() -> Option<Rc<Lexicon>> {
+fn lexicon() -> Option<Arc<Lexicon>> {
     let mut path = constant(LOCALE_DIR)?.zend_str()?.as_bytes().to_vec();
     path.extend_from_slice(b"/en_US/resources/lexicon.txt.gz");
     if let Some(read) = LEXICONS.with_borrow(|read| read.get(&path).cloned()) {
@@ -165,7 +176,7 @@ fn lexicon() -> Option<Rc<Lexicon>> {
         return None;
     }
     let text = call_function("gzdecode", &mut [bytes_zval(&compressed)])?;
-    let lexicon = Lexicon::parse(text.zend_str()?.as_bytes()).map(Rc::new);
+    let lexicon = Lexicon::parse(text.zend_str()?.as_bytes()).map(Arc::new);
     LEXICONS.with_borrow_mut(|read| read.insert(path, lexicon.clone()));
     lexicon
 }
@@ -195,15 +206,15 @@ fn grammar_lists(grammar: &Grammar) -> [&[String]; 6] {
 thread_local! {
     /// The type lists as last read: the class's statics, the same for
     /// every page, compared each call rather than copied.
-    static GRAMMAR: RefCell<Option<Rc<Grammar>>> = const { RefCell::new(None) };
+    static GRAMMAR: RefCell<Option<Arc<Grammar>>> = const { RefCell::new(None) };
 }
 
-fn grammar(scope: *mut zend_class_entry) -> Option<Rc<Grammar>> {
+fn grammar(scope: *mut zend_class_entry) -> Option<Arc<Grammar>> {
     let kept = GRAMMAR.with_borrow(Clone::clone);
     if let Some(kept) = kept.filter(|g| TYPE_LISTS.iter().zip(grammar_lists(g)).all(|(name, list)| type_list_is(scope, name, list))) {
         return Some(kept);
     }
-    let grammar = Rc::new(Grammar {
+    let grammar = Arc::new(Grammar {
         adjective: type_list(scope, "adjective_type")?,
         adverb: type_list(scope, "adverb_type")?,
         conjunction: type_list(scope, "conjunction_type")?,
