@@ -65,6 +65,7 @@ extern "C" fn shutdown(_type: i32, module_number: i32) -> i32 {
     settings::unregister(module_number);
     crate::index::archive::record_cache::stop();
     crate::index::archive::sites_ahead::forget(); // its thread joined before PHP unloads the library
+    text::phrases_ahead::forget(); // so is this one
     index::shard::release_objects();
     index::dictionary::release_objects();
     text::locale::forget_all();

@@ -81,11 +81,17 @@ struct Ahead {
     slot_of: FxHashMap<Vec<u8>, usize>,
     canonical_seconds: Vec<f64>,
     shared: Arc<Shared>,
+    worker: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Drop for Ahead {
+    /// Stops the worker after its text, and joins it: no thread runs the
+    /// library's code once PHP unloads it ([`forget`] at shutdown).
     fn drop(&mut self) {
         self.shared.stop.store(true, Ordering::Relaxed);
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join(); // a panic there ended it; nothing to hand on
+        }
     }
 }
 
@@ -117,6 +123,13 @@ pub fn note_objects<P: std::ops::Deref<Target = ZendHashTable>>(pairs: &[P]) {
     let pages = fields().map(|keys| pairs.iter().filter_map(|pair| page_of(pair, &keys)).collect()).unwrap_or_default();
     PAGES.with_borrow_mut(|noted| *noted = pages);
     FAILED.set(0);
+}
+
+/// Drops the noted summaries and the lists made, the worker joined (the
+/// module's shutdown).
+pub fn forget() {
+    PAGES.with_borrow_mut(Vec::clear);
+    AHEAD.with_borrow_mut(|ahead| *ahead = None);
 }
 
 /// Whether any page is noted or handed over.
@@ -228,8 +241,8 @@ fn hand_over(parser: *mut zend_class_entry, tokenizer: *mut zend_class_entry, as
     let shared = Arc::new(Shared { slots: Mutex::new(canonicals.iter().map(|_| Slot::Waiting).collect()), changed: Condvar::new(), stop: AtomicBool::new(false) });
     let worker = shared.clone();
     let spawned = std::thread::Builder::new().name("yioop-phrases".into()).spawn(move || make_all(&worker, &passes, &canonicals));
-    if spawned.is_ok() {
-        AHEAD.with_borrow_mut(|ahead| *ahead = Some(Ahead { lang: lang.to_vec(), state, slot_of, canonical_seconds, shared }));
+    if let Ok(worker) = spawned {
+        AHEAD.with_borrow_mut(|ahead| *ahead = Some(Ahead { lang: lang.to_vec(), state, slot_of, canonical_seconds, shared, worker: Some(worker) }));
     }
 }
 
