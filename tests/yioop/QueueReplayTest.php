@@ -8,8 +8,10 @@ use PHPUnit\Framework\TestCase;
  * made by bench/crawl/make-batches.php) in an unswitched tree without the
  * extension and in a switched one with this process's build: every file of
  * the index directory (summaries, shards, dictionary tiers) must be
- * identical (bench/crawl/replay.php exits 1 otherwise). Small generations,
- * so that generations switch and dictionary tiers merge. Needs a Yioop
+ * identical (bench/crawl/replay.php exits 1 otherwise), with one
+ * `yioop.compress_threads` and with two (the work done ahead on another
+ * thread). Small generations, so that generations switch and dictionary
+ * tiers merge. Needs a Yioop
  * 2021-line tree; skipped without YIOOP_DIR.
  */
 class QueueReplayTest extends TestCase
@@ -28,12 +30,17 @@ class QueueReplayTest extends TestCase
         exec("$env php " . escapeshellarg("$root/bench/crawl/make-batches.php") . ' '
             . escapeshellarg($batches) . ' 400 3 50 2>&1', $made, $rc);
         $this->assertSame(0, $rc, implode("\n", $made));
-        exec("$env php " . escapeshellarg("$root/bench/crawl/replay.php") . ' --batches='
-            . escapeshellarg($batches) . ' --repeat=1 --jit=off --per-generation=300 --so='
-            . escapeshellarg($so) . ' 2>&1', $out, $rc);
+        // One thread, the default; two: the uploads read ahead, the records
+        // compressed during the shard build, its phrase lists made ahead.
+        foreach ([1, 2] as $threads) {
+            $out = [];
+            exec("$env php " . escapeshellarg("$root/bench/crawl/replay.php") . ' --batches='
+                . escapeshellarg($batches) . ' --repeat=1 --jit=off --per-generation=300 --so='
+                . escapeshellarg($so) . " --ext-ini=yioop.compress_threads=$threads 2>&1", $out, $rc);
+            $report = implode("\n", $out);
+            $this->assertSame(0, $rc, $report);
+            $this->assertStringContainsString('Index directory: identical', $report, "$threads threads");
+        }
         exec('rm -rf ' . escapeshellarg($batches));
-        $report = implode("\n", $out);
-        $this->assertSame(0, $rc, $report);
-        $this->assertStringContainsString('Index directory: identical', $report);
     }
 }
