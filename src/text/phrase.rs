@@ -123,6 +123,32 @@ pub fn split_terms<'a>(lowered: &'a str, separators: &Separators) -> Vec<&'a str
     php_trim(lowered).split(|c| separators.splits(c)).filter(|term| !term.is_empty() && *term != "0").collect()
 }
 
+/// stemCharGramSegment's terms of `lowered_text` (`mb_strtolower` of its
+/// text): the separators made spaces, the tokenizer's `segment` and a
+/// second `lower` applied, the terms split off; a term with `_` kept as it
+/// is (Err), any other stemmed (Ok: `stem`'s number for it). No terms
+/// where the separators leave `""` or `"0"`; None where `segment` or
+/// `lower` fails.
+pub fn segment_terms(
+    lowered_text: &str,
+    separators: &Separators,
+    segment: impl FnOnce(&str) -> Option<String>,
+    lower: &mut dyn FnMut(&str) -> Option<String>,
+    stem: &mut dyn FnMut(&[u8]) -> usize,
+) -> Option<Vec<Result<usize, String>>> {
+    let replaced = replace_separators(lowered_text, separators);
+    if replaced.is_empty() || replaced == "0" {
+        return Some(Vec::new());
+    }
+    let lowered = lower(&segment(&replaced)?)?;
+    let terms = split_terms(&lowered, separators)
+        .into_iter()
+        .filter(|term| !trims_to_nothing(term))
+        .map(|term| if term.contains('_') { Err(term.to_string()) } else { Ok(stem(term.as_bytes())) })
+        .collect();
+    Some(terms)
+}
+
 /// Whether `trim($term) == ""`: the term is all NULs (the only characters
 /// of `trim`'s set that are not separators), so stemTerms skips it.
 pub fn trims_to_nothing(term: &str) -> bool {

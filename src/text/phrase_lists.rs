@@ -10,7 +10,7 @@
 
 use super::en_us::stem::{stem, State, StemCache};
 use super::en_us::triplets::{extract_triplets_phrases, Grammar, Lexicon, Settings};
-use super::phrase::{hyphenate_entities, lower_case, replace_separators, sentence_positions, split_terms, term_positions, trims_to_nothing, Positions, Separators};
+use super::phrase::{hyphenate_entities, lower_case, segment_terms, sentence_positions, term_positions, Positions, Separators};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -110,17 +110,8 @@ fn hyphenated(text: &str, passes: &Passes) -> Option<String> {
 /// kept as it is (Err), any other by its stem's number in `stems`. The
 /// en_US Tokenizer's `segment` gives its text back.
 fn terms(lowered_text: &str, passes: &Passes, stems: &mut StemCache) -> Option<Vec<Result<usize, String>>> {
-    let replaced = replace_separators(lowered_text, &passes.separators);
-    if replaced.is_empty() || replaced == "0" {
-        return Some(Vec::new());
-    }
-    let lowered = lower(&replaced, passes)?;
-    let terms = split_terms(&lowered, &passes.separators)
-        .into_iter()
-        .filter(|term| !trims_to_nothing(term))
-        .map(|term| if term.contains('_') { Err(term.to_string()) } else { Ok(stems.number(term.as_bytes(), |w| stem_of(w, passes))) })
-        .collect();
-    Some(terms)
+    let segment = |replaced: &str| Some(replaced.to_string());
+    segment_terms(lowered_text, &passes.separators, segment, &mut |text| lower(text, passes), &mut |word| stems.number(word, |w| stem_of(w, passes)))
 }
 
 fn stem_of(word: &[u8], passes: &Passes) -> super::en_us::stem::Stemmed {

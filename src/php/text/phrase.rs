@@ -33,7 +33,7 @@ use crate::php::runtime::switched::{calls_native, class_calls_native};
 use crate::php::text::en_us::triplets::ctype_is_ascii;
 use crate::php_semantics::num::{self, Num};
 use crate::text::unsafe_url::UnsafeUrlRegex;
-use crate::text::phrase::{hyphenate_entities, lower_case, replace_separators, safe_search_score, sentence_positions, split_terms, term_positions, trims_to_nothing, Positions, Separators};
+use crate::text::phrase::{hyphenate_entities, lower_case, safe_search_score, segment_terms, sentence_positions, term_positions, Positions, Separators};
 use ext_php_rs::ffi::{zend_class_entry, zend_hash_str_find, zend_op_array, HashTable};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
@@ -193,20 +193,9 @@ fn stems_of<R>(class: &Zval, text: &Zval, lang: &Zval, take: impl FnOnce(&[&[u8]
     let (separators, tokenizer) = segmenting(loaded(class)?, lang)?;
     let mut stemmer = Stemmer::of_class(EN_TOKENIZER)?;
     let lowered_text = lower_case(text, &mut mb_strtolower)?;
-    let replaced = replace_separators(&lowered_text, &separators);
-    if replaced.is_empty() || replaced == "0" {
-        return Some(take(&[], &lowered_text));
-    }
-    let segmented = segment(tokenizer, &replaced, lang)?;
-    let lowered = lower_case(&segmented, &mut mb_strtolower)?;
-    // A term with `_` is kept as it is (Err), any other stemmed (Ok: the
-    // stemmer's number for it, its stems being kept once per word).
-    let terms: Vec<Result<usize, &str>> = split_terms(&lowered, &separators)
-        .into_iter()
-        .filter(|term| !trims_to_nothing(term))
-        .map(|term| if term.contains('_') { Err(term) } else { Ok(stemmer.stem_number(term.as_bytes())) })
-        .collect();
-    let stems: Vec<&[u8]> = terms.iter().map(|term| term.map_or_else(str::as_bytes, |at| stemmer.stemmed(at))).collect();
+    let mut lower = |text: &str| lower_case(text, &mut mb_strtolower);
+    let terms = segment_terms(&lowered_text, &separators, |replaced| segment(tokenizer, replaced, lang), &mut lower, &mut |word| stemmer.stem_number(word))?;
+    let stems: Vec<&[u8]> = terms.iter().map(|term| term.as_ref().map_or_else(|kept| kept.as_bytes(), |&at| stemmer.stemmed(at))).collect();
     let taken = take(&stems, &lowered_text);
     stemmer.leave_state();
     Some(taken)
@@ -276,11 +265,16 @@ fn tags_parts_of_speech() -> Option<bool> {
 
 /// `[key => [positions]]`, keys as PHP makes them of strings.
 fn positions_zval(positions: &Positions) -> Zval {
-    let mut array = ZendHashTable::with_capacity(positions.len() as u32);
-    for (key, at) in positions.iter() {
+    array_zval(positions_table(positions.iter(), positions.len()))
+}
+
+/// The table of `positions_zval`, for `count` keys (more may be added).
+pub(super) fn positions_table<'a>(positions: impl Iterator<Item = (&'a [u8], &'a [i64])>, count: usize) -> ext_php_rs::boxed::ZBox<ZendHashTable> {
+    let mut array = ZendHashTable::with_capacity(count as u32);
+    for (key, at) in positions {
         update(&mut array, Key::of_string(key), int_list(at.iter().copied()));
     }
-    array_zval(array)
+    array
 }
 
 fn terms_zval(terms: &[&[u8]], to_string: bool) -> Zval {

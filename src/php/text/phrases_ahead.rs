@@ -204,7 +204,7 @@ fn with_made<R>(shared: &Shared, at: usize, given: impl FnOnce(&PhraseLists) -> 
 /// would not all run natively (the pages stay noted for a later call).
 fn hand_over(parser: *mut zend_class_entry, tokenizer: *mut zend_class_entry, asked: &[u8], lang: &[u8]) {
     let Some(mut passes) = passes(parser, lang) else {
-        give_up_after(TRIES);
+        give_up_after_tries();
         return;
     };
     let pages = PAGES.with_borrow_mut(std::mem::take);
@@ -246,14 +246,14 @@ fn hand_over(parser: *mut zend_class_entry, tokenizer: *mut zend_class_entry, as
     }
 }
 
-/// Long texts that may find the passes unready (the first of a process
+/// Texts that may find the passes unready (the first of a process
 /// loads NWordGrams' filter) before the noted pages are dropped.
 const TRIES: u32 = 4;
 
-/// Drops the noted pages once `tries` long texts found the passes unready.
-fn give_up_after(tries: u32) {
+/// Drops the noted pages once [`TRIES`] texts found the passes unready.
+fn give_up_after_tries() {
     let failed = FAILED.with(|failed| failed.replace(failed.get() + 1) + 1);
-    if failed >= tries {
+    if failed >= TRIES {
         PAGES.with_borrow_mut(Vec::clear);
     }
 }
@@ -355,17 +355,11 @@ fn lists_zval(lists: &PhraseLists, canonical_seconds: f64) -> Zval {
     let mut out = ZendHashTable::with_capacity(3);
     let _ = out.insert("TIMES", array_zval(times));
     if let Some(answers) = &lists.answers {
-        let mut list = ZendHashTable::with_capacity(answers.len() as u32);
-        for (question, answer) in answers {
-            let _ = list.insert(question.as_str(), bytes_zval(answer.as_bytes()));
-        }
-        let _ = out.insert("QUESTION_ANSWER_LIST", array_zval(list));
+        let _ = out.insert("QUESTION_ANSWER_LIST", triplets::answers_zval(answers));
     }
     // TERM_POSITIONS + QUESTION_LIST: a question already a key keeps the term's.
-    let mut words = ZendHashTable::with_capacity((lists.terms.len() + lists.questions.len()) as u32);
-    for (term, at) in &lists.terms {
-        update(&mut words, Key::of_string(term), int_list(at.iter().copied()));
-    }
+    let terms = lists.terms.iter().map(|(term, at)| (&term[..], &at[..]));
+    let mut words = phrase::positions_table(terms, lists.terms.len() + lists.questions.len());
     for (question, sentence) in &lists.questions {
         if find(&words, Key::Str(question.as_bytes())).is_none() {
             update(&mut words, Key::Str(question.as_bytes()), int_list(lists.sentences[*sentence].1.iter().copied()));

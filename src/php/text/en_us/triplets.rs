@@ -100,14 +100,19 @@ fn result_zval(extracted: &Extracted, sentences: &[(Key, &Zval)]) -> Zval {
     for (question, sentence) in extracted.questions.entries() {
         let _ = questions.insert(question.as_str(), sentences[*sentence].1.dereference().shallow_clone());
     }
-    let mut answers = ZendHashTable::with_capacity(extracted.answers.entries().len() as u32);
-    for (question, answer) in extracted.answers.entries() {
-        let _ = answers.insert(question.as_str(), bytes_zval(answer.as_bytes()));
-    }
     let mut out = ZendHashTable::with_capacity(2);
     let _ = out.insert("QUESTION_LIST", array_zval(questions));
-    let _ = out.insert("QUESTION_ANSWER_LIST", array_zval(answers));
+    let _ = out.insert("QUESTION_ANSWER_LIST", answers_zval(extracted.answers.entries()));
     array_zval(out)
+}
+
+/// QUESTION_ANSWER_LIST: question => answer.
+pub(crate) fn answers_zval(answers: &[(String, String)]) -> Zval {
+    let mut list = ZendHashTable::with_capacity(answers.len() as u32);
+    for (question, answer) in answers {
+        let _ = list.insert(question.as_str(), bytes_zval(answer.as_bytes()));
+    }
+    array_zval(list)
 }
 
 /// The lexicon, where `class` is the en_US Tokenizer and PHP's text
